@@ -1,0 +1,3 @@
+module leakscope.local/dumpkit
+
+go 1.19

@@ -1,0 +1,86 @@
+/**
+ * What the analyze stage adds to a snapshot: groups merged by a normalized signature, each frame's
+ * origin, the blocking site in the program's own code, and links between groups.
+ */
+import type { Frame, Group, Snapshot, WaitKind } from '../model/dump.js';
+
+/**
+ * How stacks are compared when grouping.
+ * - `exact`: function + file:line of every frame (arguments, offsets, ids, minutes ignored), so that
+ *   debug=0/1/2 captures of one process give matching groups (leading runtime frames, which debug=1
+ *   hides, are left out of the key).
+ * - `functions`: functions only (line numbers ignored): survives small code changes between builds.
+ */
+export type SimilarityLevel = 'exact' | 'functions';
+
+/** Where a frame's code comes from. */
+export type FrameOrigin = 'runtime' | 'stdlib' | 'dependency' | 'user';
+
+/** A frame with its origin, and its index in the group's frames. */
+export interface SiteFrame extends Frame {
+  readonly origin: FrameOrigin;
+  readonly index: number;
+}
+
+/** Read-stage groups merged under one normalized signature. */
+export interface AnalyzedGroup {
+  /** Stable normalized signature at the analysis level: equal across debug=0/1/2 of one process. */
+  readonly key: string;
+  /** Short stable id derived from `key` (hex), for cross-references in reports. */
+  readonly id: string;
+  readonly count: number;
+  /** count / snapshot total, 0..1. */
+  readonly share: number;
+  readonly waitKind: WaitKind;
+  /** The printed state(s), most common first ('' where the format prints none). */
+  readonly states: string[];
+  readonly wait?: { readonly min: number; readonly max: number; readonly stamped: number };
+  /** The representative stack (of the largest member), innermost first, each frame with its origin. */
+  readonly frames: SiteFrame[];
+  /**
+   * The first frame in the program's own code, past the runtime, the standard library and well-known
+   * helpers (errgroup, …): where the goroutines of this group are stuck, from the user's view.
+   */
+  readonly blockingSite?: SiteFrame;
+  readonly creator?: Group['creator'];
+  /** Labels shared by all members; `labelSets` counts the distinct label sets seen. */
+  readonly labels: Readonly<Record<string, string>>;
+  readonly labelSets: number;
+  readonly goroutineIds: number[];
+  readonly flags: Group['flags'];
+  readonly elidedFrames: number;
+  readonly partial: boolean;
+  /** Indices into `Snapshot.groups` of the read-stage groups merged here. */
+  readonly members: number[];
+}
+
+/** A link between analyzed groups: goroutines of `child` were started by goroutines of `parent`. */
+export interface GroupLink {
+  readonly child: string;
+  readonly parent: string;
+  readonly count: number;
+  /** `creator-id`: from `created by … in goroutine N`; `shared-frames`: inferred from stacks and counts. */
+  readonly via: 'creator-id' | 'shared-frames';
+}
+
+export interface Analysis {
+  readonly snapshot: Snapshot;
+  readonly level: SimilarityLevel;
+  readonly total: number;
+  /** Sorted by count descending, then key. */
+  readonly groups: AnalyzedGroup[];
+  /** Goroutines per wait kind. */
+  readonly byWaitKind: Readonly<Partial<Record<WaitKind, number>>>;
+  readonly links: GroupLink[];
+}
+
+export interface AnalyzeOptions {
+  level?: SimilarityLevel;
+  /**
+   * Extra package prefixes to treat as helpers rather than the user's code when finding the blocking
+   * site (in addition to the built-in list: golang.org/x/sync/errgroup, k8s.io/apimachinery/pkg/util/wait, …).
+   */
+  helperPackages?: string[];
+  /** Module path(s) of the user's own code, when known: frames under them are always `user`. */
+  userModules?: string[];
+}

@@ -1,0 +1,249 @@
+/**
+ * The only builder of `Snapshot`s. Readers hand it one goroutine (or one pprof sample / debug=1
+ * record with its count) at a time; it folds identical stacks into groups, interning frames, so memory
+ * grows with distinct stacks, not with goroutines.
+ */
+import type {
+  AncestorStack, CreatorLink, Diagnostic, DumpFormat, Frame, Group, GroupFlags, Headline, ProfileKind,
+  Snapshot, WaitKind,
+} from './dump.js';
+import { MAX_ID_SAMPLE } from './dump.js';
+
+/** What a reader knows of one goroutine (or of `count` identical ones). */
+export interface GoroutineRecord {
+  /** Goroutine id; undefined where the format has none (debug=0/1). */
+  id?: number;
+  /** How many goroutines this record stands for (debug=0/1 records); default 1. */
+  count?: number;
+  state: string;
+  flags?: GroupFlags;
+  /** Classified by the reader when it can (state or leaf frames); the analyzer may refine 'unknown'. */
+  waitKind: WaitKind;
+  waitMinutes?: number;
+  frames: Frame[];
+  elidedFrames?: number;
+  creator?: { func: string; pkg: string; file: string; line: number; goroutineId?: number };
+  labels?: Readonly<Record<string, string>>;
+  ancestors?: AncestorStack[];
+  partial?: boolean;
+}
+
+interface MutableGroup {
+  /** Position in `Snapshot.groups`. */
+  index: number;
+  count: number;
+  state: string;
+  flags: GroupFlags;
+  waitKind: WaitKind;
+  waitMin: number;
+  waitMax: number;
+  stamped: number;
+  frames: Frame[];
+  elidedFrames: number;
+  creator?: GoroutineRecord['creator'];
+  creatorIds: Set<number>;
+  labels: Readonly<Record<string, string>>;
+  ids: number[];
+  ancestors: AncestorStack[];
+  partial: boolean;
+}
+
+export interface SnapshotHeader {
+  source: string;
+  index: number;
+  format: DumpFormat;
+  profile: ProfileKind;
+  headline?: Headline;
+  capturedAt?: string;
+  declaredTotal?: number;
+  firstLine?: number;
+}
+
+/** Interns frames so that identical frames across groups share one object. */
+export class FrameTable {
+  private readonly frames = new Map<string, Frame>();
+
+  frame(func: string, pkg: string, file: string, line: number, inlined: boolean): Frame {
+    const key = `${func}\u0000${file}\u0000${line}\u0000${inlined ? 1 : 0}`;
+    let f = this.frames.get(key);
+    if (!f) {
+      f = { func, pkg, file, line, inlined };
+      this.frames.set(key, f);
+    }
+    return f;
+  }
+
+  get size(): number {
+    return this.frames.size;
+  }
+}
+
+export class SnapshotBuilder {
+  private readonly groups = new Map<string, MutableGroup>();
+  private readonly order: MutableGroup[] = [];
+  private readonly warnings: Diagnostic[] = [];
+  /** goroutine id → group index, to resolve `in goroutine N` creator ids into group links. */
+  private readonly idToGroup = new Map<number, number>();
+  /** (child group index, creator goroutine id) pairs, resolved once all ids are known. */
+  private pendingLinks: number[] = [];
+  private total = 0;
+  private truncated = false;
+  private lastLine?: number;
+
+  constructor(readonly header: SnapshotHeader) {}
+
+  set headline(h: Headline | undefined) {
+    this.header.headline = h;
+  }
+
+  warn(d: Diagnostic): void {
+    // Bound the list: a file of garbage must not grow memory line by line.
+    if (this.warnings.length < 200) this.warnings.push(d);
+    else if (this.warnings.length === 200) {
+      this.warnings.push({ severity: 'warning', code: 'too-many-warnings', message: 'further warnings omitted' });
+    }
+  }
+
+  markTruncated(d: Diagnostic): void {
+    this.truncated = true;
+    this.warn(d);
+  }
+
+  setLastLine(line: number): void {
+    this.lastLine = line;
+  }
+
+  get goroutines(): number {
+    return this.total;
+  }
+
+  add(g: GoroutineRecord): void {
+    const count = g.count ?? 1;
+    if (!(count > 0)) return;
+    const key = groupKey(g);
+    let m = this.groups.get(key);
+    if (!m) {
+      m = {
+        index: this.order.length,
+        count: 0,
+        state: g.state,
+        flags: g.flags ?? {},
+        waitKind: g.waitKind,
+        waitMin: Infinity,
+        waitMax: -Infinity,
+        stamped: 0,
+        frames: g.frames,
+        elidedFrames: g.elidedFrames ?? 0,
+        creator: g.creator,
+        creatorIds: new Set(),
+        labels: g.labels ?? {},
+        ids: [],
+        ancestors: g.ancestors ?? [],
+        partial: g.partial ?? false,
+      };
+      this.groups.set(key, m);
+      this.order.push(m);
+    }
+    m.count += count;
+    this.total += count;
+    if (g.waitMinutes !== undefined) {
+      m.stamped += count;
+      if (g.waitMinutes < m.waitMin) m.waitMin = g.waitMinutes;
+      if (g.waitMinutes > m.waitMax) m.waitMax = g.waitMinutes;
+    }
+    if (g.id !== undefined) {
+      if (m.ids.length < MAX_ID_SAMPLE) m.ids.push(g.id);
+      this.idToGroup.set(g.id, m.index);
+    }
+    const cid = g.creator?.goroutineId;
+    if (cid !== undefined) {
+      if (m.creatorIds.size < MAX_ID_SAMPLE) m.creatorIds.add(cid);
+      this.pendingLinks.push(m.index, cid);
+    }
+  }
+
+  build(): Snapshot {
+    const groups: Group[] = this.order.map((m) => {
+      const g: Group = {
+        count: m.count,
+        state: m.state,
+        flags: m.flags,
+        waitKind: m.waitKind,
+        ...(m.stamped > 0 ? { wait: { min: m.waitMin, max: m.waitMax, stamped: m.stamped } } : {}),
+        frames: m.frames,
+        elidedFrames: m.elidedFrames,
+        ...(m.creator
+          ? {
+              creator: {
+                func: m.creator.func,
+                pkg: m.creator.pkg,
+                file: m.creator.file,
+                line: m.creator.line,
+                goroutineIds: [...m.creatorIds].sort((a, b) => a - b),
+              },
+            }
+          : {}),
+        labels: m.labels,
+        goroutineIds: m.ids.slice().sort((a, b) => a - b),
+        ancestors: m.ancestors,
+        partial: m.partial,
+      };
+      return g;
+    });
+    const h = this.header;
+    return {
+      source: h.source,
+      index: h.index,
+      format: h.format,
+      profile: h.profile,
+      ...(h.headline ? { headline: h.headline } : {}),
+      ...(h.capturedAt ? { capturedAt: h.capturedAt } : {}),
+      total: this.total,
+      ...(h.declaredTotal !== undefined ? { declaredTotal: h.declaredTotal } : {}),
+      truncated: this.truncated,
+      ...(h.firstLine !== undefined
+        ? { lines: { first: h.firstLine, last: this.lastLine ?? h.firstLine } }
+        : {}),
+      groups,
+      links: this.resolveLinks(),
+      warnings: this.warnings,
+    };
+  }
+
+  private resolveLinks(): CreatorLink[] {
+    const counts = new Map<string, CreatorLink>();
+    const p = this.pendingLinks;
+    for (let i = 0; i < p.length; i += 2) {
+      const child = p[i];
+      const parent = this.idToGroup.get(p[i + 1]);
+      if (parent === undefined) continue; // creator already exited: nothing to link
+      const key = `${child}:${parent}`;
+      const l = counts.get(key);
+      counts.set(key, { child, parent, count: (l?.count ?? 0) + 1 });
+    }
+    this.pendingLinks = [];
+    return [...counts.values()].sort((a, b) => a.child - b.child || a.parent - b.parent);
+  }
+}
+
+/** Exact identity of a goroutine's stack for grouping at read time. Frames are interned objects. */
+function groupKey(g: GoroutineRecord): string {
+  let k = `${g.state}|${g.waitKind}|`;
+  const f = g.flags;
+  if (f) {
+    k += `${f.leaked ? 'L' : ''}${f.durable ? 'D' : ''}${f.lockedToThread ? 'T' : ''}${f.stackUnavailable ? 'U' : ''}`;
+    k += `${f.crashed ? 'C' : ''}${f.synctestBubble !== undefined ? `b${f.synctestBubble}` : ''}|`;
+  }
+  for (const fr of g.frames) k += `${fr.func}@${fr.file}:${fr.line}${fr.inlined ? 'i' : ''};`;
+  k += `|${g.elidedFrames ?? 0}|`;
+  if (g.creator) k += `${g.creator.func}@${g.creator.file}:${g.creator.line}`;
+  if (g.labels) {
+    const keys = Object.keys(g.labels).sort();
+    if (keys.length) k += `|${keys.map((x) => `${x}=${g.labels![x]}`).join(',')}`;
+  }
+  if (g.ancestors?.length) {
+    for (const a of g.ancestors) k += `|a:${a.frames.map((fr) => `${fr.func}@${fr.file}:${fr.line}`).join(';')}`;
+  }
+  if (g.partial) k += '|partial';
+  return k;
+}

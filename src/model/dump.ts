@@ -1,0 +1,239 @@
+/**
+ * The one model every reader produces and every later stage consumes.
+ *
+ * A `Dump` is what one input (file, stdin, URL) yielded: one or more `Snapshot`s (a file can hold
+ * several dumps, each its own snapshot) and any race reports found in it. A snapshot holds `Group`s of
+ * goroutines with identical stacks, never individual goroutines: memory grows with distinct stacks.
+ * Everything here is plain, readonly-by-convention JSON data.
+ */
+
+/** The on-the-wire format a snapshot was read from. */
+export type DumpFormat =
+  /** pprof protobuf (`debug=0`), gzipped or raw. No ids, states, waits or creators. */
+  | 'pprof'
+  /** `<name> profile: total N` text (`debug=1`). Leading runtime frames are hidden. */
+  | 'debug1'
+  /** Full tracebacks: `debug=2`, `runtime.Stack(all)`, SIGQUIT and crash/panic output. */
+  | 'debug2';
+
+/** Which runtime profile the snapshot is. `goroutineleak` lists only goroutines the GC proved leaked. */
+export type ProfileKind = 'goroutine' | 'goroutineleak';
+
+/**
+ * What a goroutine waits on, classified from the printed state (debug=2) or from the leaf runtime
+ * frames (debug=0). `unknown` where the format hides both (debug=1 hides leading runtime frames and
+ * the visible frames do not tell).
+ */
+export type WaitKind =
+  | 'chan-send'
+  | 'chan-receive'
+  | 'select'
+  /** nil-channel send/receive, `select {}`: parked forever by construction. */
+  | 'blocked-forever'
+  | 'mutex'
+  | 'rwmutex'
+  | 'waitgroup'
+  | 'cond'
+  /** `semacquire` that is none of the above (e.g. errgroup before Go 1.20, x/sync/semaphore). */
+  | 'semaphore'
+  | 'io'
+  | 'sleep'
+  | 'syscall'
+  | 'running'
+  | 'runnable'
+  /** GC workers, finalizer, scavenger, trace reader…: goroutines the runtime owns. */
+  | 'runtime'
+  | 'unknown';
+
+export const WAIT_KINDS: readonly WaitKind[] = [
+  'chan-send', 'chan-receive', 'select', 'blocked-forever', 'mutex', 'rwmutex', 'waitgroup', 'cond',
+  'semaphore', 'io', 'sleep', 'syscall', 'running', 'runnable', 'runtime', 'unknown',
+];
+
+/** One call frame, innermost first in `Group.frames`. */
+export interface Frame {
+  /** Fully qualified function as printed, without arguments: `k8s.io/client-go/tools/cache.(*Reflector).watch.func1`. */
+  readonly func: string;
+  /** Import path of the package: `k8s.io/client-go/tools/cache`; `main` for the main package. */
+  readonly pkg: string;
+  /** Source file as printed (GOPATH, module cache, -trimpath or Windows path); '' when unknown. */
+  readonly file: string;
+  /** Line number; 0 when unknown. */
+  readonly line: number;
+  /** Inlined into its caller: printed `(...)` in tracebacks, or a non-last Line of a pprof Location. */
+  readonly inlined: boolean;
+}
+
+/** The `created by` record of a traceback: where the goroutines of a group were started. */
+export interface Creator {
+  /** The function that executed the `go` statement, e.g. `golang.org/x/sync/errgroup.(*Group).Go`. */
+  readonly func: string;
+  readonly pkg: string;
+  readonly file: string;
+  readonly line: number;
+  /**
+   * Ids of the creating goroutines (`created by … in goroutine N`, Go 1.21+), distinct, sorted, capped
+   * at `MAX_ID_SAMPLE`; empty before Go 1.21.
+   */
+  readonly goroutineIds: number[];
+}
+
+/** Inclusive minute range of `, N minutes` in headers; absent when no goroutine printed one. */
+export interface WaitRange {
+  readonly min: number;
+  readonly max: number;
+  /** How many goroutines of the group printed a wait time (the rest waited < 1 minute or unstamped). */
+  readonly stamped: number;
+}
+
+/** Goroutines of one snapshot with identical stacks, state, creator and labels. */
+export interface Group {
+  /** Number of goroutines. */
+  readonly count: number;
+  /** Wait state exactly as printed without decorations (`chan send`, `IO wait`, `running`); '' when the format has none. */
+  readonly state: string;
+  /** Header decorations seen: `(scan)`, `(leaked)`, `(durable)`, `(nil chan)` are folded into flags. */
+  readonly flags: GroupFlags;
+  readonly waitKind: WaitKind;
+  readonly wait?: WaitRange;
+  /** Innermost first. For debug=1 leading runtime frames are absent, as the runtime hides them. */
+  readonly frames: Frame[];
+  /** Number of frames the runtime elided (`...N frames elided...`); -1 when elided but uncounted (pre-1.21). */
+  readonly elidedFrames: number;
+  readonly creator?: Creator;
+  /** pprof labels (`# labels:`, pprof sample labels, `{k: v}` header labels). */
+  readonly labels: Readonly<Record<string, string>>;
+  /** A sample of goroutine ids in this group, ascending, at most `MAX_ID_SAMPLE`; empty where the format has none. */
+  readonly goroutineIds: number[];
+  /**
+   * Ancestor tracebacks (`GODEBUG=tracebackancestors`), outermost last: the stacks of the goroutines
+   * that created this one, each as its frames. Empty when not printed.
+   */
+  readonly ancestors: AncestorStack[];
+  /** The stack was cut short: the input ended inside it, or `stack unavailable` was printed. */
+  readonly partial: boolean;
+}
+
+export interface GroupFlags {
+  /** `(leaked)`: the goroutineleak GC proved it can never be woken. */
+  readonly leaked?: boolean;
+  /** `(durable)`: synctest durable block. */
+  readonly durable?: boolean;
+  /** `locked to thread`. */
+  readonly lockedToThread?: boolean;
+  /** `synctest bubble N` / `synctest group N`. */
+  readonly synctestBubble?: number;
+  /** `(scan)`: GC was scanning the goroutine when the dump was taken. */
+  readonly scan?: boolean;
+  /** `goroutine running on other thread; stack unavailable`. */
+  readonly stackUnavailable?: boolean;
+  /** This group holds the goroutine that panicked / threw (first goroutine after a crash headline). */
+  readonly crashed?: boolean;
+}
+
+export interface AncestorStack {
+  readonly goroutineId: number;
+  readonly frames: Frame[];
+}
+
+/** The crash preamble of a traceback, kept as the snapshot's headline. */
+export interface Headline {
+  readonly kind:
+    | 'panic'
+    | 'fatal-error'
+    | 'signal'
+    | 'sigquit'
+    | 'test-timeout'
+    | 'exception'
+    | 'deadlock'
+    | 'log-fatal';
+  /** One line a person reads: `panic: oh no [recovered]`, `fatal error: concurrent map writes`. */
+  readonly message: string;
+  /** The preamble lines as printed (prefixes stripped), capped. */
+  readonly lines: string[];
+}
+
+/** Something a reader noticed: skipped text, a partial stack, a truncated file. Never silent. */
+export interface Diagnostic {
+  readonly severity: 'warning' | 'info';
+  /** Stable machine-readable code, e.g. `truncated`, `partial-goroutine`, `unparsed-line`. */
+  readonly code: string;
+  readonly message: string;
+  /** 1-based line in the input where it was noticed, when the input is text. */
+  readonly line?: number;
+}
+
+/** One goroutine dump: a debug=0/1/2 profile, a crash traceback, or one of several dumps in a file. */
+export interface Snapshot {
+  /** The input this came from: a path, `-` for stdin, or a URL. */
+  readonly source: string;
+  /** 0-based position among the snapshots of `source`. */
+  readonly index: number;
+  readonly format: DumpFormat;
+  readonly profile: ProfileKind;
+  readonly headline?: Headline;
+  /** ISO 8601 capture time, when the input says (pprof `time_nanos`, a timestamp prefix or header). */
+  readonly capturedAt?: string;
+  /** Goroutines read into groups (sum of group counts). */
+  readonly total: number;
+  /** The total the input itself states (`goroutine profile: total N`), when it states one. */
+  readonly declaredTotal?: number;
+  /** The input ended inside this snapshot: counts are lower bounds. */
+  readonly truncated: boolean;
+  /** 1-based first and last input lines of this snapshot (text formats). */
+  readonly lines?: { readonly first: number; readonly last: number };
+  readonly groups: Group[];
+  /**
+   * Which groups started which, resolved from `created by … in goroutine N` (Go 1.21+) against the
+   * ids read: goroutines of `child` were created by goroutines of `parent`. Empty where not printed.
+   */
+  readonly links: CreatorLink[];
+  readonly warnings: Diagnostic[];
+}
+
+/** `count` goroutines of group `child` were created by goroutines that are in group `parent`. */
+export interface CreatorLink {
+  /** Index into `Snapshot.groups`. */
+  readonly child: number;
+  readonly parent: number;
+  readonly count: number;
+}
+
+/** One memory access of a data race. */
+export interface RaceAccess {
+  readonly op: 'read' | 'write';
+  /** `Previous write at` → true. */
+  readonly previous: boolean;
+  readonly address: string;
+  /** Goroutine id; 0 for `main goroutine`. */
+  readonly goroutineId: number;
+  readonly frames: Frame[];
+}
+
+/** A `WARNING: DATA RACE` block: two conflicting accesses and where their goroutines were created. */
+export interface RaceReport {
+  readonly source: string;
+  readonly accesses: [RaceAccess, RaceAccess];
+  readonly goroutines: RaceGoroutine[];
+  /** 1-based line of the `WARNING: DATA RACE` banner. */
+  readonly line?: number;
+}
+
+export interface RaceGoroutine {
+  readonly id: number;
+  readonly status: 'running' | 'finished' | string;
+  /** Frames of `created at:`, innermost first. */
+  readonly createdAt: Frame[];
+}
+
+/** Everything read from one input. */
+export interface Dump {
+  readonly source: string;
+  readonly snapshots: Snapshot[];
+  readonly races: RaceReport[];
+  /** Input-level diagnostics (skipped text, unrecognised lines), beyond those of each snapshot. */
+  readonly warnings: Diagnostic[];
+}
+
+/** Goroutine ids and creator ids kept per group. */
+export const MAX_ID_SAMPLE = 32;

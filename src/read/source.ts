@@ -1,0 +1,135 @@
+/**
+ * Where bytes come from: a file, stdin (`-`), or an http(s) URL. Every input becomes an async stream
+ * of chunks; nothing here looks at the content.
+ */
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { InputError } from './errors.js';
+
+export interface SourceOptions {
+  /** Bytes read from a URL at most (default 256 MiB). */
+  maxDownloadBytes?: number;
+  /** Milliseconds to wait for a URL's response headers (default 10 s). */
+  connectTimeoutMs?: number;
+  /** Milliseconds of silence allowed while reading a URL's body (default 30 s). */
+  readTimeoutMs?: number;
+  /** Redirects followed at most (default 5). */
+  maxRedirects?: number;
+  /** Stream to read for `-` (default process.stdin). */
+  stdin?: NodeJS.ReadableStream;
+}
+
+export interface OpenedSource {
+  readonly name: string;
+  readonly chunks: AsyncIterable<Uint8Array>;
+  /** File modification time, when the source is a file (used to order snapshots without a capture time). */
+  readonly mtime?: Date;
+}
+
+export function isUrl(spec: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(spec);
+}
+
+export async function openSource(spec: string, opts: SourceOptions = {}): Promise<OpenedSource> {
+  if (spec === '-') return { name: '-', chunks: (opts.stdin ?? process.stdin) as AsyncIterable<Uint8Array> };
+  if (isUrl(spec)) return openUrl(spec, opts);
+  let st;
+  try {
+    st = await stat(spec);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new InputError(spec, 'not-found', 'no such file');
+    throw new InputError(spec, 'unreadable', `cannot read (${code ?? String(e)})`);
+  }
+  if (st.isDirectory()) throw new InputError(spec, 'unreadable', 'is a directory, not a dump file');
+  return { name: spec, chunks: readFileChunks(spec), mtime: st.mtime };
+}
+
+async function* readFileChunks(path: string): AsyncIterable<Uint8Array> {
+  const stream = createReadStream(path, { highWaterMark: 1 << 20 });
+  try {
+    for await (const chunk of stream) yield chunk as Buffer;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new InputError(path, 'unreadable', `cannot read (${code ?? String(e)})`);
+  }
+}
+
+async function openUrl(url: string, opts: SourceOptions): Promise<OpenedSource> {
+  const proto = new URL(url).protocol;
+  if (proto !== 'http:' && proto !== 'https:') {
+    throw new InputError(url, 'network', `unsupported URL scheme ${proto} (only http and https)`);
+  }
+  const maxRedirects = opts.maxRedirects ?? 5;
+  let current = url;
+  for (let hop = 0; ; hop++) {
+    const ctl = new AbortController();
+    const timer = setTimeout(() => ctl.abort(), opts.connectTimeoutMs ?? 10_000);
+    let res: Response;
+    try {
+      res = await fetch(current, { redirect: 'manual', signal: ctl.signal, headers: { accept: '*/*' } });
+    } catch (e) {
+      throw new InputError(url, 'network', describeFetchError(e, ctl.signal.aborted));
+    } finally {
+      clearTimeout(timer);
+    }
+    if (res.status >= 300 && res.status < 400 && res.headers.get('location')) {
+      await res.body?.cancel();
+      if (hop >= maxRedirects) throw new InputError(url, 'network', `more than ${maxRedirects} redirects`);
+      current = new URL(res.headers.get('location')!, current).toString();
+      const p = new URL(current).protocol;
+      if (p !== 'http:' && p !== 'https:') throw new InputError(url, 'network', `redirected to unsupported ${p}`);
+      continue;
+    }
+    if (!res.ok) {
+      await res.body?.cancel();
+      throw new InputError(url, 'http-status', `HTTP ${res.status} ${res.statusText}`.trim());
+    }
+    const type = res.headers.get('content-type') ?? '';
+    if (/text\/html/i.test(type)) {
+      await res.body?.cancel();
+      throw new InputError(url, 'not-a-dump', `answered with an HTML page (${type}), not a goroutine profile: a login page or a wrong path?`);
+    }
+    return { name: url, chunks: limitedBody(url, res, opts) };
+  }
+}
+
+async function* limitedBody(url: string, res: Response, opts: SourceOptions): AsyncIterable<Uint8Array> {
+  const max = opts.maxDownloadBytes ?? 256 * 1024 * 1024;
+  const readTimeout = opts.readTimeoutMs ?? 30_000;
+  if (!res.body) return;
+  const reader = res.body.getReader();
+  let total = 0;
+  try {
+    for (;;) {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new InputError(url, 'network', `no data for ${readTimeout} ms while reading the response`)), readTimeout);
+      });
+      let r: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        r = await Promise.race([reader.read(), timeout]);
+      } catch (e) {
+        if (e instanceof InputError) throw e;
+        throw new InputError(url, 'network', describeFetchError(e, false));
+      } finally {
+        clearTimeout(timer);
+      }
+      if (r.done) return;
+      total += r.value.byteLength;
+      if (total > max) throw new InputError(url, 'too-large', `response larger than ${max} bytes (raise with --max-download)`);
+      yield r.value;
+    }
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+}
+
+function describeFetchError(e: unknown, timedOut: boolean): string {
+  if (timedOut) return 'timed out waiting for a response';
+  const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+  if (cause?.code === 'ECONNREFUSED') return 'connection refused';
+  if (cause?.code === 'ENOTFOUND') return 'host not found';
+  if (cause?.code) return `network error (${cause.code})`;
+  return `network error (${(e as Error).message ?? String(e)})`;
+}
