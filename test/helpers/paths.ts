@@ -1,0 +1,36 @@
+/** Where tests find the repo, its samples and the shared corpus of real dumps. */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const SAMPLES = join(REPO, 'samples');
+/** `../shared/corpus` beside the checkout (CI lays a copy of shared/ there). */
+export const CORPUS = resolve(REPO, '..', 'shared', 'corpus');
+
+/** Under CI a missing corpus is a failure, not a skip. */
+export function corpusAvailable(): boolean {
+  const ok = existsSync(CORPUS);
+  if (!ok && process.env.CI) throw new Error(`corpus folder missing under CI: ${CORPUS}`);
+  return ok;
+}
+
+/** Every corpus file, relative to CORPUS (`debug2/x.txt`), excluding README.md and SOURCES.tsv. */
+export function corpusFiles(): string[] {
+  if (!corpusAvailable()) return [];
+  const out: string[] = [];
+  for (const dir of readdirSync(CORPUS)) {
+    const p = join(CORPUS, dir);
+    if (!statSync(p).isDirectory()) continue;
+    for (const f of readdirSync(p)) out.push(`${dir}/${f}`);
+  }
+  return out.sort();
+}
+
+/** Sample case folders (samples/<case>/ with an expected.json). */
+export function sampleCases(): string[] {
+  if (!existsSync(SAMPLES)) return [];
+  return readdirSync(SAMPLES)
+    .filter((d) => existsSync(join(SAMPLES, d, 'expected.json')))
+    .sort();
+}
