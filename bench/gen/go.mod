@@ -1,0 +1,3 @@
+module leakscope.dev/bench/gen
+
+go 1.19

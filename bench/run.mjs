@@ -1,0 +1,129 @@
+#!/usr/bin/env node
+// npm run bench: generate the large dumps when missing (bench/gen, Go 1.19 standard library), then
+// measure, in one run, the whole-process wall time and peak RSS of `leakscope inspect` on each format
+// next to a baseline measured in the same run: a minimal Node script that reads the same file and
+// counts its newlines. Figures are ratios against that baseline because the machine is shared and
+// noisy. Results go to stdout and to bench/out/results.json.
+//
+//   node bench/run.mjs [--sizes 25000,100000,250000] [--runs 3] [--series 360] [--skip-series]
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = resolve(here, '..');
+const out = join(here, 'out');
+const cli = join(repo, 'dist', 'cli', 'main.js');
+const rssHook = join(here, 'rss-hook.mjs');
+
+const args = process.argv.slice(2);
+const opt = (name, dflt) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : dflt;
+};
+const sizes = opt('sizes', '25000,100000,250000').split(',').map(Number);
+const runs = Number(opt('runs', '3'));
+const seriesCount = Number(opt('series', '360'));
+const skipSeries = args.includes('--skip-series');
+
+mkdirSync(out, { recursive: true });
+if (!existsSync(cli)) execFileSync('npm', ['run', 'build'], { cwd: repo, stdio: 'inherit' });
+
+function generator() {
+  const bin = join(out, 'gen');
+  if (!existsSync(bin)) {
+    console.error('building bench/gen …');
+    execFileSync('go', ['build', '-o', bin, '.'], {
+      cwd: join(here, 'gen'),
+      stdio: 'inherit',
+      env: { ...process.env, GOFLAGS: '-mod=mod', GOPROXY: 'off', GOTOOLCHAIN: 'local' },
+    });
+  }
+  return bin;
+}
+
+function ensureDump(n) {
+  const base = join(out, `g${n}`);
+  if (!existsSync(`${base}.debug2.txt`)) {
+    console.error(`generating a ${n}-goroutine dump …`);
+    execFileSync(generator(), ['-n', String(n), '-out', out, '-cap64=' + String(n === 250000)], { stdio: 'inherit' });
+  }
+  return base;
+}
+
+function ensureSeries() {
+  const dir = join(out, `series${seriesCount}`);
+  if (!existsSync(dir) || readdirSync(dir).length < seriesCount) {
+    console.error(`generating ${seriesCount} debug=1 snapshots …`);
+    execFileSync(generator(), ['-n', '2000', '-shapes', '120', '-series', String(seriesCount), '-out', dir], { stdio: 'inherit' });
+  }
+  return dir;
+}
+
+/** Run a node process `runs` times; report the median wall time and the max peak RSS. */
+function measure(label, nodeArgs) {
+  const times = [];
+  let rss = 0;
+  let status = 0;
+  for (let i = 0; i < runs; i++) {
+    const t0 = process.hrtime.bigint();
+    const r = spawnSync(process.execPath, ['--import', rssHook, ...nodeArgs], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 30,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+    const m = /LEAKSCOPE_BENCH_MAXRSS_KB=(\d+)/.exec(r.stderr ?? '');
+    if (!m) throw new Error(`${label}: no RSS reported (exit ${r.status}): ${(r.stderr ?? '').slice(0, 500)}`);
+    rss = Math.max(rss, Number(m[1]));
+    status = r.status ?? -1;
+    times.push(ms);
+  }
+  times.sort((a, b) => a - b);
+  return { label, wallMs: times[Math.floor(times.length / 2)], peakRssMB: rss / 1024, status };
+}
+
+const results = { node: process.version, runs, dumps: [], series: undefined };
+const fmt = (x, d = 2) => x.toFixed(d);
+console.log('size      format  MB      goroutines  wall ms   base ms  ratio  MB/s    gor/s      peak RSS MB');
+for (const n of sizes) {
+  const base = ensureDump(n);
+  const files = { debug2: `${base}.debug2.txt`, debug1: `${base}.debug1.txt`, debug0: `${base}.debug0.pb.gz` };
+  for (const [format, file] of Object.entries(files)) {
+    const bytes = statSync(file).size;
+    const baseline = measure('baseline', [join(here, 'count-newlines.mjs'), file]);
+    const tool = measure(`inspect ${format}`, [cli, 'inspect', file, '--format', 'json', '--output', join(out, 'last.json')]);
+    const row = {
+      goroutines: n,
+      format,
+      file,
+      bytes,
+      baselineMs: baseline.wallMs,
+      wallMs: tool.wallMs,
+      ratio: tool.wallMs / baseline.wallMs,
+      mbPerSec: bytes / 1e6 / (tool.wallMs / 1000),
+      goroutinesPerSec: n / (tool.wallMs / 1000),
+      peakRssMB: tool.peakRssMB,
+      baselinePeakRssMB: baseline.peakRssMB,
+      exit: tool.status,
+    };
+    results.dumps.push(row);
+    console.log(
+      `${String(n).padEnd(9)} ${format.padEnd(7)} ${fmt(bytes / 1e6, 1).padEnd(7)} ${String(n).padEnd(11)} ${fmt(row.wallMs, 0).padEnd(9)} ${fmt(row.baselineMs, 0).padEnd(8)} ${fmt(row.ratio).padEnd(6)} ${fmt(row.mbPerSec, 0).padEnd(7)} ${fmt(row.goroutinesPerSec, 0).padEnd(10)} ${fmt(row.peakRssMB, 0)}`,
+    );
+  }
+}
+
+if (!skipSeries) {
+  const dir = ensureSeries();
+  const files = readdirSync(dir).map((f) => join(dir, f));
+  const bytes = files.reduce((s, f) => s + statSync(f).size, 0);
+  const baseline = measure('baseline', [join(here, 'count-newlines.mjs'), ...files]);
+  const tool = measure('trend', [cli, 'trend', dir, '--format', 'json', '--output', join(out, 'trend.json')]);
+  results.series = { snapshots: files.length, bytes, baselineMs: baseline.wallMs, wallMs: tool.wallMs, ratio: tool.wallMs / baseline.wallMs, peakRssMB: tool.peakRssMB, exit: tool.status };
+  console.log(`trend over ${files.length} debug=1 snapshots (${fmt(bytes / 1e6, 0)} MB): ${fmt(tool.wallMs, 0)} ms (baseline ${fmt(baseline.wallMs, 0)} ms, ratio ${fmt(results.series.ratio)}), peak RSS ${fmt(tool.peakRssMB, 0)} MB, exit ${tool.status}`);
+}
+
+writeFileSync(join(out, 'results.json'), JSON.stringify(results, null, 2) + '\n');
+console.log(`results: ${join(out, 'results.json')}`);
