@@ -12,18 +12,17 @@ import (
 
 // Expected is the schema of samples/<case>/expected.json (see samples/README.md).
 type Expected struct {
-	Schema      string           `json:"schema"`
-	Case        string           `json:"case"`
-	Verdict     string           `json:"verdict"`
-	Go          string           `json:"go,omitempty"`
-	Files       []string         `json:"files,omitempty"`
-	Total       *int             `json:"total,omitempty"`
-	TotalAtLeast *int            `json:"totalAtLeast,omitempty"`
-	Groups      []Group          `json:"groups,omitempty"`
-	Leak        *Leak            `json:"leak,omitempty"`
-	Traces      map[string]Trace `json:"traces,omitempty"`
-	Notes       string           `json:"notes,omitempty"`
-	Extra       map[string]any   `json:"-"`
+	Schema       string           `json:"schema"`
+	Case         string           `json:"case"`
+	Verdict      string           `json:"verdict"`
+	Go           string           `json:"go,omitempty"`
+	Files        []string         `json:"files,omitempty"`
+	Total        *int             `json:"total,omitempty"`
+	TotalAtLeast *int             `json:"totalAtLeast,omitempty"`
+	Groups       []Group          `json:"groups,omitempty"`
+	Leak         *Leak            `json:"leak,omitempty"`
+	Traces       map[string]Trace `json:"traces,omitempty"`
+	Notes        string           `json:"notes,omitempty"`
 }
 
 // Group is a set of goroutines identified by one frame (function, file, line)
@@ -48,6 +47,7 @@ type FrameRef struct {
 	Line     int    `json:"line"`
 	State    string `json:"state,omitempty"`
 	Count    int    `json:"count"`
+	Note     string `json:"note,omitempty"`
 }
 
 type Leak struct {
@@ -58,11 +58,11 @@ type Leak struct {
 // Trace describes a text file in runtime traceback format that is not a
 // pprof dump: a SIGQUIT dump, a crash, a go test timeout, a race report.
 type Trace struct {
-	Kind         string  `json:"kind"`
-	Gotraceback  string  `json:"gotraceback,omitempty"`
-	Total        *int    `json:"total,omitempty"`
-	TotalAtLeast *int    `json:"totalAtLeast,omitempty"`
-	Groups       []Group `json:"groups,omitempty"`
+	Kind         string   `json:"kind"`
+	Gotraceback  string   `json:"gotraceback,omitempty"`
+	Total        *int     `json:"total,omitempty"`
+	TotalAtLeast *int     `json:"totalAtLeast,omitempty"`
+	Groups       []Group  `json:"groups,omitempty"`
 	Contains     []string `json:"contains,omitempty"`
 }
 

@@ -1,0 +1,3 @@
+module example.com/clusteragent
+
+go 1.19

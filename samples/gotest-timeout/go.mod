@@ -1,0 +1,3 @@
+module example.com/jobqueue
+
+go 1.19

@@ -1,0 +1,3 @@
+module example.com/sessioncache
+
+go 1.19
