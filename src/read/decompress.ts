@@ -76,13 +76,40 @@ async function* gunzip(
 
 /** True when the decompressed head looks like a protobuf pprof Profile rather than text. */
 export function looksLikeProtobuf(head: Uint8Array): boolean {
-  // A Profile starts with field 1 (sample_type, length-delimited): tag byte 0x0a. Text can start
-  // with '\n' too, so also require the control bytes a protobuf varint stream is full of.
-  if (head.byteLength < 2 || head[0] !== 0x0a) return false;
+  // Go writes period_type (field 11, tag 0x5a) and period first, not sample_type (0x0a), so the first
+  // byte alone says little: walk the head as protobuf fields (Profile fields are 1..15, wire type
+  // varint or length-delimited), and also require the control bytes a varint stream is full of, which
+  // text almost never has.
   const n = Math.min(head.byteLength, 512);
+  if (n < 2) return false;
+  let control = false;
   for (let i = 0; i < n; i++) {
     const b = head[i];
-    if (b < 0x09 || (b > 0x0d && b < 0x20)) return true;
+    if (b < 0x09 || (b > 0x0d && b < 0x20)) {
+      control = true;
+      break;
+    }
   }
-  return false;
+  if (!control) return false;
+  let p = 0;
+  let fields = 0;
+  while (p < n && fields < 64) {
+    const tag = head[p++];
+    const field = tag >> 3;
+    const wire = tag & 7;
+    if (field < 1 || field > 15 || (wire !== 0 && wire !== 2)) return false;
+    let v = 0;
+    let shift = 0;
+    let b: number;
+    do {
+      if (p >= n) return fields > 0;
+      b = head[p++];
+      if (shift < 35) v += (b & 0x7f) * 2 ** shift;
+      shift += 7;
+      if (shift > 70) return false;
+    } while (b & 0x80);
+    if (wire === 2) p += v;
+    fields++;
+  }
+  return fields > 0;
 }
