@@ -212,7 +212,7 @@ describe('debug=1 records', () => {
     expect(s.groups[1].frames[0]).toMatchObject({ func: 'main.g', file: '/m.g', line: 0 });
   });
 
-  it('synthetic: 250k goroutines in 5,000 records of 20 frames (3,000 distinct # lines) parse fast', () => {
+  it('synthetic: 250k goroutines in 5,000 records of 20 frames (3,000 distinct # lines) are all counted', () => {
     const pool: string[] = [];
     for (let k = 0; k < 3000; k++) {
       pool.push(`#\t0x${(0x400000 + k * 64).toString(16)}\texample.com/svc/pkg${k % 97}.(*T).m${k}+0x${(k % 200).toString(16)}\t\t/home/b/go/pkg/mod/example.com/svc@v1.2.3/pkg${k % 97}/f${k % 13}.go:${100 + k}`);
@@ -227,15 +227,11 @@ describe('debug=1 records', () => {
     }
     const b = new SnapshotBuilder({ source: 'big', index: 0, format: 'debug1', profile: 'goroutine', declaredTotal: 250_000 });
     const r = new Debug1Reader(b);
-    const t0 = performance.now();
     for (let i = 0; i < lines.length; i++) r.line(lines[i], i + 2);
     r.end(false);
     const s = b.build();
-    const ms = performance.now() - t0;
     expect(s.total).toBe(250_000);
     expect(s.groups).toHaveLength(5000);
-    // ~0.15 s locally, most of it in SnapshotBuilder.add; the bound is generous for slow CI machines
-    // and only guards against accidental quadratic work.
-    expect(ms).toBeLessThan(2000);
+    // Speed is measured by `npm run bench`, not here.
   });
 });
