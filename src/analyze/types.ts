@@ -24,7 +24,11 @@ export interface SiteFrame extends Frame {
 
 /** Read-stage groups merged under one normalized signature. */
 export interface AnalyzedGroup {
-  /** Stable normalized signature at the analysis level: equal across debug=0/1/2 of one process. */
+  /**
+   * Stable normalized signature at the analysis level: equal across debug=0/1/2 of one process.
+   * One line per frame, innermost first: `func file:line` (`exact`) or `func` (`functions`), with
+   * the runtime frames that not every format prints left out (see analyze/signature.ts).
+   */
   readonly key: string;
   /** Short stable id derived from `key` (hex), for cross-references in reports. */
   readonly id: string;
@@ -47,7 +51,13 @@ export interface AnalyzedGroup {
   readonly labels: Readonly<Record<string, string>>;
   readonly labelSets: number;
   readonly goroutineIds: number[];
+  /** Flags any member carried (`crashed`, `leaked`…); `synctestBubble` only when all members share it. */
   readonly flags: Group['flags'];
+  /**
+   * Goroutines of this group the runtime marked `(leaked)` (goroutineleak debug=2 dumps, where only
+   * some goroutines of a stack may be marked). Absent when none.
+   */
+  readonly leaked?: number;
   readonly elidedFrames: number;
   readonly partial: boolean;
   /** Indices into `Snapshot.groups` of the read-stage groups merged here. */
@@ -61,6 +71,12 @@ export interface GroupLink {
   readonly count: number;
   /** `creator-id`: from `created by … in goroutine N`; `shared-frames`: inferred from stacks and counts. */
   readonly via: 'creator-id' | 'shared-frames';
+  /**
+   * `shared-frames` only: the function that started the child (read from its `created by` line or
+   * its outermost closures) and on whose frame the parent is still blocked, e.g.
+   * `example.com/x.(*Store).listAndWatch`. `count` is then an estimate (see analyze/correlate.ts).
+   */
+  readonly spawner?: string;
 }
 
 export interface Analysis {

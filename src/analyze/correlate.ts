@@ -1,0 +1,149 @@
+/**
+ * Links between analyzed groups: which goroutines started which. They feed the cascade diagnosis
+ * (the root is the goroutine blocked on its own, e.g. a sender nobody receives from; the consequences
+ * are the goroutines waiting for it, e.g. a parent in errgroup.Wait).
+ *
+ * Two sources, never mixed for one child group:
+ * 1. `creator-id` — `created by … in goroutine N` (Go 1.21+, debug=2), resolved by the reader into
+ *    `Snapshot.links`, mapped here onto analyzed groups. Exact. When a child's creator ids are
+ *    printed but its creator is gone, nothing is inferred: the ids say the parent exited.
+ * 2. `shared-frames` — inferred where no ids are printed (debug=0/1, debug=2 before Go 1.21). A
+ *    goroutine is started by a function F that executed the `go` statement. A parent still blocked
+ *    inside F (it waits for what it spawned: errgroup.Wait, wg.Wait, a receive) has F as a frame of
+ *    its stack. F is read from the child:
+ *    - its `created by` function (debug=2);
+ *    - its outermost frames, when they are closures: `F.funcN`, `F.gowrapN` (Go 1.21+ go-statement
+ *      wrappers), `F.funcN.M` (nested) are closures of F. Walking up from the bottom while frames
+ *      are closures gives successive candidates: for a goroutine started with errgroup,
+ *      `errgroup.(*Group).Go.func1` names `errgroup.(*Group).Go` (the helper that ran `go`, which has
+ *      returned), then `(*Store).listAndWatch.func3` names `(*Store).listAndWatch`, which called
+ *      eg.Go and now sits in eg.Wait: the parent.
+ *    The first candidate (closest to the `go` statement) found on some other group's stack wins.
+ *    Several groups blocked inside F at different lines share the child, in proportion to their counts
+ *    (at most MAX_INFERRED_PARENTS of them, the largest).
+ *
+ * Limits of the inference (documented, not hidden):
+ * - `go worker()` started from a plain function leaves no closure: in debug=0/1 nothing names F, so
+ *   no link is inferred (debug=2 still has `created by`).
+ * - A closure defined in F but stored and started later by someone else names F wrongly.
+ * - A parent that returned from F (fire-and-forget) is not on any stack: no link, which is right for
+ *   the cascade (nothing waits for the child).
+ * - Counts of inferred links are estimates: all goroutines of the child group, split between parents.
+ */
+import type { Snapshot } from '../model/dump.js';
+import { keyFrames } from './signature.js';
+import type { AnalyzedGroup, GroupLink } from './types.js';
+
+/** Closure suffixes: `.func3`, `.gowrap1`, `.deferwrap1`, and the nested-closure `.2` of old Go. */
+const CLOSURE_SUFFIX = /\.(?:func\d+|gowrap\d+|deferwrap\d+|\d+)$/;
+/** How many closures up from the bottom of a child's stack are read for candidates. */
+const MAX_CLOSURE_DEPTH = 4;
+/**
+ * Parents kept per inferred child: the largest groups blocked inside the spawner. A function on the
+ * stacks of many groups (a request handler blocked at many points) is weak evidence for each of
+ * them, and linking every child to every such group would grow links as children × parents.
+ */
+export const MAX_INFERRED_PARENTS = 4;
+
+/**
+ * The functions a closure is nested in, innermost first: `p.F.func1.2` → [`p.F.func1`, `p.F`].
+ * Package-level closures (`p.glob..func1`, `p.init.func1`) name no function that could be waiting.
+ */
+export function enclosingFunctions(func: string): string[] {
+  const out: string[] = [];
+  let f = func;
+  while (CLOSURE_SUFFIX.test(f)) {
+    f = f.replace(CLOSURE_SUFFIX, '');
+    if (f.endsWith('.glob.') || f.endsWith('.init')) break;
+    out.push(f);
+  }
+  return out;
+}
+
+/** Candidate spawner functions of a child group, most specific first. */
+export function spawnerCandidates(child: AnalyzedGroup): string[] {
+  const out: string[] = [];
+  if (child.creator) out.push(child.creator.func);
+  const frames = keyFrames(child.frames);
+  for (let i = frames.length - 1, n = 0; i >= 0 && n < MAX_CLOSURE_DEPTH; i--, n++) {
+    const enclosing = enclosingFunctions(frames[i].func);
+    if (enclosing.length === 0) break;
+    for (const f of enclosing) if (!out.includes(f)) out.push(f);
+  }
+  return out;
+}
+
+export function correlate(snapshot: Snapshot, groups: readonly AnalyzedGroup[]): GroupLink[] {
+  const owner: AnalyzedGroup[] = [];
+  for (const g of groups) for (const m of g.members) owner[m] = g;
+  const links = new Map<string, GroupLink>();
+  const add = (l: GroupLink): void => {
+    const k = `${l.child}\u0000${l.parent}`;
+    const prev = links.get(k);
+    links.set(k, prev ? { ...prev, count: prev.count + l.count } : l);
+  };
+
+  for (const l of snapshot.links) {
+    const child = owner[l.child];
+    const parent = owner[l.parent];
+    // A group starting goroutines of its own shape (recursion, worker pools refilling themselves)
+    // says nothing about a cascade.
+    if (!child || !parent || child === parent) continue;
+    add({ child: child.id, parent: parent.id, count: l.count, via: 'creator-id' });
+  }
+
+  const byFunc = frameIndex(groups);
+  // Per spawner, its largest candidate parents, computed once: many children share a spawner.
+  const topParents = new Map<string, AnalyzedGroup[]>();
+  for (const child of groups) {
+    if (hasCreatorIds(snapshot, child)) continue;
+    for (const spawner of spawnerCandidates(child)) {
+      let top = topParents.get(spawner);
+      if (!top) {
+        top = largest(byFunc.get(spawner) ?? [], MAX_INFERRED_PARENTS + 1);
+        topParents.set(spawner, top);
+      }
+      const parents = top.filter((p) => p !== child).slice(0, MAX_INFERRED_PARENTS);
+      if (parents.length === 0) continue;
+      const sum = parents.reduce((s, p) => s + p.count, 0);
+      for (const p of parents) {
+        const count = parents.length === 1 ? child.count : Math.max(1, Math.round((child.count * p.count) / sum));
+        add({ child: child.id, parent: p.id, count, via: 'shared-frames', spawner });
+      }
+      break;
+    }
+  }
+  return [...links.values()].sort(
+    (a, b) => b.count - a.count || cmp(a.child, b.child) || cmp(a.parent, b.parent),
+  );
+}
+
+/** The `n` groups with most goroutines, largest first (ties by id). */
+function largest(groups: readonly AnalyzedGroup[], n: number): AnalyzedGroup[] {
+  return [...groups].sort((a, b) => b.count - a.count || cmp(a.id, b.id)).slice(0, n);
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** function → groups with that function among their signature frames (each group once). */
+function frameIndex(groups: readonly AnalyzedGroup[]): Map<string, AnalyzedGroup[]> {
+  const index = new Map<string, AnalyzedGroup[]>();
+  for (const g of groups) {
+    const seen = new Set<string>();
+    for (const f of keyFrames(g.frames)) {
+      if (seen.has(f.func)) continue;
+      seen.add(f.func);
+      const list = index.get(f.func);
+      if (list) list.push(g);
+      else index.set(f.func, [g]);
+    }
+  }
+  return index;
+}
+
+/** Whether any member printed `created by … in goroutine N`: then the ids, not inference, decide. */
+function hasCreatorIds(snapshot: Snapshot, g: AnalyzedGroup): boolean {
+  return g.members.some((m) => (snapshot.groups[m].creator?.goroutineIds.length ?? 0) > 0);
+}

@@ -1,0 +1,159 @@
+/**
+ * Merge the read-stage groups of a snapshot under their normalized signature (signature.ts): one key
+ * per group, one Map pass, never pairwise comparison. Read-stage groups differ by state, labels,
+ * creator and ids; the merged group keeps tallies of those instead.
+ */
+import { createHash } from 'node:crypto';
+import type { Creator, Group, GroupFlags, Snapshot, WaitKind } from '../model/dump.js';
+import { MAX_ID_SAMPLE } from '../model/dump.js';
+import { classifyWait } from '../model/wait.js';
+import type { OriginClassifier } from './origin.js';
+import { signature } from './signature.js';
+import type { AnalyzedGroup, SimilarityLevel } from './types.js';
+
+export { signature } from './signature.js';
+
+/** Short stable id of a signature: the first 10 hex digits of its SHA-1. */
+export function groupId(key: string): string {
+  return createHash('sha1').update(key).digest('hex').slice(0, 10);
+}
+
+interface Bucket {
+  key: string;
+  members: number[];
+  /** The read-stage group with the most goroutines (first seen wins ties). */
+  largest: Group;
+  count: number;
+  states: Map<string, number>;
+  kinds: Map<WaitKind, number>;
+  waitMin: number;
+  waitMax: number;
+  stamped: number;
+  /** Labels every member carries so far (undefined until the first member). */
+  shared?: Record<string, string>;
+  labelSets: Set<string>;
+  ids: Set<number>;
+  leaked: number;
+  flags: { -readonly [K in keyof GroupFlags]?: GroupFlags[K] };
+  bubbles: Set<number | undefined>;
+  partial: boolean;
+  elided: number;
+}
+
+/** Goroutines per wait kind, refined where a reader left 'unknown' but the frames can tell. */
+export function memberWaitKind(g: Group, format: Snapshot['format']): WaitKind {
+  return g.waitKind === 'unknown' ? classifyWait(g.state, g.frames, format) : g.waitKind;
+}
+
+export function groupSnapshot(
+  snapshot: Snapshot,
+  level: SimilarityLevel,
+  origins: OriginClassifier,
+): AnalyzedGroup[] {
+  const buckets = new Map<string, Bucket>();
+  snapshot.groups.forEach((g, index) => {
+    const key = signature(g, level) || '(no frames)';
+    let b = buckets.get(key);
+    if (!b) {
+      b = {
+        key, members: [], largest: g, count: 0, states: new Map(), kinds: new Map(),
+        waitMin: Infinity, waitMax: -Infinity, stamped: 0, labelSets: new Set(), ids: new Set(),
+        leaked: 0, flags: {}, bubbles: new Set(), partial: false, elided: 0,
+      };
+      buckets.set(key, b);
+    }
+    addMember(b, g, index, memberWaitKind(g, snapshot.format));
+  });
+  const total = snapshot.total;
+  const out = [...buckets.values()].map((b) => finish(b, snapshot, total, origins));
+  out.sort((a, b) => b.count - a.count || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return out;
+}
+
+function addMember(b: Bucket, g: Group, index: number, kind: WaitKind): void {
+  b.members.push(index);
+  if (g.count > b.largest.count) b.largest = g;
+  b.count += g.count;
+  b.states.set(g.state, (b.states.get(g.state) ?? 0) + g.count);
+  b.kinds.set(kind, (b.kinds.get(kind) ?? 0) + g.count);
+  if (g.wait) {
+    b.waitMin = Math.min(b.waitMin, g.wait.min);
+    b.waitMax = Math.max(b.waitMax, g.wait.max);
+    b.stamped += g.wait.stamped;
+  }
+  const labelKeys = Object.keys(g.labels).sort();
+  b.labelSets.add(labelKeys.map((k) => `${k}\u0000${g.labels[k]}`).join('\u0001'));
+  if (b.shared === undefined) b.shared = { ...g.labels };
+  else for (const k of Object.keys(b.shared)) if (g.labels[k] !== b.shared[k]) delete b.shared[k];
+  for (const id of g.goroutineIds) b.ids.add(id);
+  const f = g.flags;
+  if (f.leaked) b.leaked += g.count;
+  // Any member decides: a crashed or partial member must not be hidden by a healthy majority.
+  for (const k of ['leaked', 'durable', 'lockedToThread', 'scan', 'stackUnavailable', 'crashed'] as const) {
+    if (f[k]) b.flags[k] = true;
+  }
+  b.bubbles.add(f.synctestBubble);
+  if (g.partial) b.partial = true;
+  if (g.elidedFrames !== 0 && (b.elided === 0 || g.elidedFrames > b.elided)) b.elided = g.elidedFrames;
+}
+
+function finish(b: Bucket, snapshot: Snapshot, total: number, origins: OriginClassifier): AnalyzedGroup {
+  const frames = origins.siteFrames(b.largest.frames);
+  const blockingSite = origins.blockingSite(frames);
+  const flags = { ...b.flags };
+  if (b.bubbles.size === 1) {
+    const [only] = b.bubbles;
+    if (only !== undefined) flags.synctestBubble = only;
+  }
+  const creator = mergedCreator(b.members.map((i) => snapshot.groups[i]), b.largest);
+  const ids = [...b.ids].sort((x, y) => x - y).slice(0, MAX_ID_SAMPLE);
+  return {
+    key: b.key,
+    id: groupId(b.key),
+    count: b.count,
+    share: total > 0 ? b.count / total : 0,
+    waitKind: dominantKind(b.kinds),
+    states: tallyOrder(b.states),
+    ...(b.stamped > 0 ? { wait: { min: b.waitMin, max: b.waitMax, stamped: b.stamped } } : {}),
+    frames,
+    ...(blockingSite ? { blockingSite } : {}),
+    ...(creator ? { creator } : {}),
+    labels: b.shared ?? {},
+    labelSets: b.labelSets.size,
+    goroutineIds: ids,
+    flags,
+    ...(b.leaked > 0 ? { leaked: b.leaked } : {}),
+    elidedFrames: b.elided,
+    partial: b.partial,
+    members: b.members,
+  };
+}
+
+/** Most goroutines first; ties by name so that output is stable. */
+function tallyOrder<T extends string>(m: Map<T, number>): T[] {
+  return [...m.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map((e) => e[0]);
+}
+
+/** The most common kind, preferring any known kind over `unknown` (debug=1 cannot see the park). */
+function dominantKind(kinds: Map<WaitKind, number>): WaitKind {
+  const order = tallyOrder(kinds);
+  return order.find((k) => k !== 'unknown') ?? 'unknown';
+}
+
+/**
+ * The creator of the largest member that has one, with the creator ids of every member created at
+ * the same `go` statement. Members created elsewhere are counted in no creator: a report shows the
+ * main one.
+ */
+function mergedCreator(members: Group[], largest: Group): Creator | undefined {
+  const main = largest.creator ?? members.find((m) => m.creator)?.creator;
+  if (!main) return undefined;
+  const ids = new Set<number>();
+  for (const m of members) {
+    const c = m.creator;
+    if (c && c.func === main.func && c.file === main.file && c.line === main.line) {
+      for (const id of c.goroutineIds) ids.add(id);
+    }
+  }
+  return { ...main, goroutineIds: [...ids].sort((x, y) => x - y).slice(0, MAX_ID_SAMPLE) };
+}

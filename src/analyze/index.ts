@@ -1,0 +1,38 @@
+/**
+ * The analyze stage: a snapshot's read-stage groups merged under a normalized signature (equal across
+ * debug=0/1/2 of one process), each frame's origin, each group's blocking site, and the links between
+ * groups that the cascade diagnosis is built on.
+ */
+import type { Snapshot, WaitKind } from '../model/dump.js';
+import { correlate } from './correlate.js';
+import { groupSnapshot, memberWaitKind } from './group.js';
+import { OriginClassifier } from './origin.js';
+import type { Analysis, AnalyzeOptions } from './types.js';
+
+export function analyze(snapshot: Snapshot, opts: AnalyzeOptions = {}): Analysis {
+  const level = opts.level ?? 'exact';
+  const origins = new OriginClassifier(opts);
+  const groups = groupSnapshot(snapshot, level, origins);
+  const byWaitKind: Partial<Record<WaitKind, number>> = {};
+  for (const g of snapshot.groups) {
+    const k = memberWaitKind(g, snapshot.format);
+    byWaitKind[k] = (byWaitKind[k] ?? 0) + g.count;
+  }
+  return {
+    snapshot,
+    level,
+    total: snapshot.total,
+    groups,
+    byWaitKind,
+    links: correlate(snapshot, groups),
+  };
+}
+
+export { signature, signatureOfFrames, keyFrames } from './signature.js';
+export { groupId, groupSnapshot } from './group.js';
+export { correlate, enclosingFunctions, spawnerCandidates } from './correlate.js';
+export {
+  OriginClassifier, frameOrigin, packageOfFunc, KNOWN_DEPENDENCIES, KNOWN_HELPERS, STDLIB_ROOTS,
+} from './origin.js';
+export { classifyWait } from '../model/wait.js';
+export type * from './types.js';
