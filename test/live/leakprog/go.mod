@@ -1,0 +1,3 @@
+module leakscope.local/liveprog
+
+go 1.19
