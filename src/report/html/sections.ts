@@ -1,0 +1,127 @@
+/** Smaller sections of the page: verdict, snapshots, races and reader notes. */
+import type { Analysis } from '../../analyze/types.js';
+import type { RaceReport } from '../../model/dump.js';
+import type { Finding } from '../../rules/types.js';
+import type { GateResult } from '../types.js';
+import { esc } from './escape.js';
+import { findingKind, type FindingKind } from './findings.js';
+import { fmtInt, fmtShare, plural } from './format.js';
+import { renderFrames } from './frames.js';
+import { snapshotLabel } from './series.js';
+
+const MAX_NOTES = 50;
+const MAX_RACES = 20;
+
+export interface Verdict {
+  readonly text: string;
+  readonly bad: boolean;
+  readonly sub: string;
+}
+
+const NOUN: Record<Exclude<FindingKind, 'note'>, [string, string]> = {
+  leak: ['leak', 'leaks'],
+  deadlock: ['deadlock', 'deadlocks'],
+  crash: ['crash', 'crashes'],
+  race: ['data race', 'data races'],
+  contention: ['contention problem', 'contention problems'],
+  resource: ['resource problem', 'resource problems'],
+};
+const ORDER = ['leak', 'deadlock', 'crash', 'race', 'contention', 'resource'] as const;
+
+export function verdict(findings: readonly Finding[], analyses: readonly Analysis[], races: readonly RaceReport[] = []): Verdict {
+  const counts: Record<FindingKind, number> = { leak: 0, deadlock: 0, crash: 0, race: 0, contention: 0, resource: 0, note: 0 };
+  for (const f of findings) counts[findingKind(f)]++;
+  // Race reports no rule turned into findings still are data races found (rules merge repeats).
+  if (counts.race === 0) counts.race = races.length;
+  const parts = ORDER.filter((k) => counts[k] > 0).map((k) => `${fmtInt(counts[k])} ${counts[k] === 1 ? NOUN[k][0] : NOUN[k][1]}`);
+  // Goroutines named by problem findings, each (snapshot, group) counted once.
+  const involved = new Map<string, number>();
+  for (const f of findings) {
+    if (findingKind(f) === 'note') continue;
+    for (const g of f.evidence.groups) involved.set(`${f.snapshot.source}\u0000${f.snapshot.index}\u0000${g.id}`, g.count);
+  }
+  const n = [...involved.values()].reduce((a, b) => a + b, 0);
+  if (analyses.length === 0) return { text: parts.length ? `${parts.join(', ')} found` : 'No leak found', bad: parts.length > 0, sub: 'The input holds no goroutine dump.' };
+  const total = analyses.length ? analyses[analyses.length - 1]!.total : 0;
+  const totalAll = analyses.reduce((a, x) => a + x.total, 0);
+  if (parts.length === 0) {
+    const notes = counts.note ? ` (${plural(counts.note, 'note')})` : '';
+    return { text: 'No leak found', bad: false, sub: `${plural(total, 'goroutine')} checked${notes}.` };
+  }
+  const share = analyses.length === 1 && total > 0 ? ` (${fmtShare(n / total)})` : '';
+  const of = analyses.length === 1 ? ` of ${fmtInt(total)}` : ` across ${plural(analyses.length, 'snapshot')} (${fmtInt(totalAll)} in all)`;
+  return { text: `${parts.join(', ')} found`, bad: true, sub: `${fmtInt(n)}${of} goroutines${share} are involved.` };
+}
+
+export function renderVerdict(v: Verdict): string {
+  return (
+    `<div class="verdict ${v.bad ? 'bad' : 'good'}" id="verdict"><span class="big">${esc(v.text)}</span>` +
+    `<span class="sub">${esc(v.sub)}</span>${v.bad ? ' <a href="#findings">See the findings ↓</a>' : ''}</div>`
+  );
+}
+
+export function renderSnapshots(analyses: readonly Analysis[]): string {
+  const rows = analyses.map((a, i) => {
+    const s = a.snapshot;
+    return (
+      `<tr><td>${esc(snapshotLabel(a, i))}</td><td class="mono">${esc(s.source)}${s.index ? ` #${s.index + 1}` : ''}</td>` +
+      `<td>${esc(s.format)}${s.profile === 'goroutineleak' ? ' (goroutineleak)' : ''}</td><td class="mono">${esc(s.capturedAt ?? '')}</td>` +
+      `<td class="num">${fmtInt(a.total)}${s.truncated ? ' (truncated)' : ''}</td><td class="num">${fmtInt(a.groups.length)}</td></tr>`
+    );
+  });
+  return (
+    '<table><thead><tr><th>Snapshot</th><th>Source</th><th>Format</th><th>Captured</th><th class="num">Goroutines</th><th class="num">Groups</th></tr></thead>' +
+    `<tbody>${rows.join('')}</tbody></table>`
+  );
+}
+
+export function renderRaces(races: readonly RaceReport[]): string {
+  const items = races.slice(0, MAX_RACES).map((r, i) => {
+    const acc = r.accesses
+      .map((a) => {
+        const who = a.goroutineId === 0 ? 'the main goroutine' : `goroutine ${a.goroutineId}`;
+        const what = `${a.previous ? 'Previous ' : ''}${a.op} at ${a.address} by ${who}`;
+        return `<h4>${esc(what)}</h4>${renderFrames(a.frames)}`;
+      })
+      .join('');
+    const created = r.goroutines
+      .map((g) => `<h4>${esc(`Goroutine ${g.id} (${g.status}) created at`)}</h4>${renderFrames(g.createdAt)}`)
+      .join('');
+    const where = r.line ? ` (line ${r.line})` : '';
+    return `<details class="stack"><summary>${esc(`Data race ${i + 1} in ${r.source}${where}`)}</summary><div class="meta">${acc}${created}</div></details>`;
+  });
+  const more = races.length > MAX_RACES ? `<p class="muted">${plural(races.length - MAX_RACES, 'more race report')} not shown.</p>` : '';
+  return items.join('') + more;
+}
+
+/** What the readers noticed: truncated input, partial stacks, skipped lines. */
+export function renderNotes(analyses: readonly Analysis[]): string {
+  const notes: string[] = [];
+  for (const a of analyses) {
+    const s = a.snapshot;
+    const where = analyses.length > 1 ? `${s.source} #${s.index + 1}: ` : '';
+    if (s.truncated) notes.push(`${where}the input ended inside this dump; counts are lower bounds.`);
+    if (s.declaredTotal !== undefined && s.declaredTotal !== s.total) {
+      notes.push(`${where}the dump states ${fmtInt(s.declaredTotal)} goroutines; ${fmtInt(s.total)} were read.`);
+    }
+    for (const w of s.warnings) notes.push(`${where}${w.line ? `line ${w.line}: ` : ''}${w.message}`);
+  }
+  if (notes.length === 0) return '';
+  const shown = notes.slice(0, MAX_NOTES).map((n) => `<li>${esc(n)}</li>`).join('');
+  const more = notes.length > MAX_NOTES ? `<li>${plural(notes.length - MAX_NOTES, 'more note')}…</li>` : '';
+  return `<ul class="notes">${shown}${more}</ul>`;
+}
+
+/** `check`: each limit of the gate, passed or failed. */
+export function renderGate(gate: GateResult): string {
+  const rows = gate.limits.map(
+    (l) =>
+      `<tr><td>${l.passed ? '<span class="badge sev-ok">pass</span>' : '<span class="badge sev-error">fail</span>'}</td>` +
+      `<td class="mono">${esc(l.name)}</td><td class="num">${esc(String(l.limit))}</td><td class="num">${esc(fmtInt(l.actual))}</td><td>${esc(l.message)}</td></tr>`,
+  );
+  return (
+    `<p>The gate <b>${gate.passed ? 'passed' : 'failed'}</b> (findings of severity ${esc(gate.failOn)} or worse fail it).</p>` +
+    '<table><thead><tr><th></th><th>Limit</th><th class="num">Allowed</th><th class="num">Actual</th><th>Why</th></tr></thead>' +
+    `<tbody>${rows.join('')}</tbody></table>`
+  );
+}
