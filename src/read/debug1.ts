@@ -55,6 +55,8 @@ export class Debug1Reader {
   private unsymbolizedRecords = 0;
   private warnedElided = false;
   private warnedOrphan = false;
+  /** The last input line that belonged to the profile (0: none after the header). */
+  private lastNo = 0;
 
   // The open record (count < 0: none).
   private count = -1;
@@ -102,6 +104,7 @@ export class Debug1Reader {
       return false;
     }
     this.b.setLastLine(no);
+    this.lastNo = no;
     return true;
   }
 
@@ -127,14 +130,16 @@ export class Debug1Reader {
       b.markTruncated({
         severity: 'warning',
         code: 'truncated',
-        message: `the input ended inside the ${name} profile: read ${read}${declared !== undefined ? ` of ${declared}` : ''} goroutines`,
+        ...(this.lastNo > 0 ? { line: this.lastNo } : {}),
+        message: `the input ended inside the ${name} profile${this.lastNo > 0 ? ` after line ${this.lastNo}` : ''}: read ${read}${declared !== undefined ? ` of ${declared}` : ''} goroutines`,
       });
     } else if (declared !== undefined && read < declared) {
       // Fewer goroutines than the header states: records were cut off or cut out. Counts are lower bounds.
       b.markTruncated({
         severity: 'warning',
         code: 'total-mismatch',
-        message: `the ${name} profile says total ${declared} but its records add up to ${read}: records are missing`,
+        ...(this.lastNo > 0 ? { line: this.lastNo } : {}),
+        message: `the ${name} profile says total ${declared} but its records add up to ${read}${this.lastNo > 0 ? ` (it ends at line ${this.lastNo})` : ''}: records are missing, counts are lower bounds`,
       });
     } else if (declared !== undefined && read > declared) {
       b.warn({

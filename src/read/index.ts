@@ -2,7 +2,7 @@
  * readDump(input): open → gunzip when the bytes say so → protobuf or text by content → one `Dump`.
  * The only place that knows every format; each format has its own reader file.
  */
-import type { Dump, Diagnostic } from '../model/dump.js';
+import type { Dump, Diagnostic, Snapshot } from '../model/dump.js';
 import { DEFAULT_MAX_DECOMPRESSED, looksLikeProtobuf, maybeGunzip } from './decompress.js';
 import { InputError } from './errors.js';
 import { LineSplitter } from './lines.js';
@@ -41,18 +41,44 @@ export async function readDumpFrom(
   const it = content[Symbol.asyncIterator]();
   const first = await it.next();
   if (first.done) throw new InputError(source, 'empty', 'is empty');
+  try {
+    return await readContent(source, first.value, it, () => gzipTruncated, opts);
+  } catch (e) {
+    // A page served as text/plain or saved to a file: say what it is rather than "no dump found".
+    if (e instanceof InputError && e.code === 'not-a-dump' && looksLikeHtml(first.value)) {
+      throw new InputError(source, 'not-a-dump', 'is an HTML page, not a goroutine profile: a login page or a wrong path?');
+    }
+    throw e;
+  }
+}
+
+function looksLikeHtml(head: Uint8Array): boolean {
+  const t = Buffer.from(head.subarray(0, 512)).toString('utf8').replace(/^\uFEFF/, '').trimStart().toLowerCase();
+  return /^<(?:!doctype html|html|head|body|meta|title|!--)/.test(t);
+}
+
+async function readContent(
+  source: string,
+  firstChunk: Uint8Array,
+  it: AsyncIterator<Uint8Array>,
+  gzipEnded: () => boolean,
+  opts: ReadOptions,
+): Promise<Dump> {
+  const first = { value: firstChunk };
   const rest: AsyncIterable<Uint8Array> = { [Symbol.asyncIterator]: () => it };
 
   if (looksLikeProtobuf(first.value)) {
     const max = opts.maxProtobufBytes ?? 512 * 1024 * 1024;
-    const parts: Uint8Array[] = [first.value];
-    let size = first.value.byteLength;
-    for await (const c of rest) {
+    const parts: Uint8Array[] = [];
+    let size = 0;
+    const take = (c: Uint8Array): void => {
       size += c.byteLength;
-      if (size > max) throw new InputError(source, 'too-large', `protobuf profile larger than ${max} bytes`);
+      if (size > max) throw new InputError(source, 'too-large', `protobuf profile larger than ${max} bytes (raise with --max-protobuf)`);
       parts.push(c);
-    }
-    const snapshot = readPprof(source, Buffer.concat(parts), { truncated: gzipTruncated });
+    };
+    take(first.value);
+    for await (const c of rest) take(c);
+    const snapshot = readPprof(source, Buffer.concat(parts), { truncated: gzipEnded() });
     return { source, snapshots: [snapshot], races: [], warnings: [] };
   }
 
@@ -68,16 +94,85 @@ export async function readDumpFrom(
     },
   );
   let bytes = 0;
+  const lastLine = new TailLine();
   splitter.push(first.value);
+  lastLine.push(first.value);
   bytes += first.value.byteLength;
   for await (const c of rest) {
     splitter.push(c);
+    lastLine.push(c);
     bytes += c.byteLength;
     opts.onProgress?.(bytes);
   }
+  const tail = lastLine.text();
   splitter.end();
+  const gzipTruncated = gzipEnded();
   const dump = reader.end({ inputTruncated: gzipTruncated });
-  return longLines.length ? { ...dump, warnings: [...longLines, ...dump.warnings] } : dump;
+  const cut = tail !== undefined && !gzipTruncated ? markCutLine(dump, tail, splitter.lines) : dump;
+  return longLines.length ? { ...cut, warnings: [...longLines, ...cut.warnings] } : cut;
+}
+
+/**
+ * The last line of the input when it does not end with a newline (its last 256 bytes), else undefined.
+ * Go ends every dump with a newline: a last line without one was cut mid-way, unless it looks complete.
+ */
+class TailLine {
+  private tail: Uint8Array = new Uint8Array(0);
+  push(c: Uint8Array): void {
+    if (c.byteLength === 0) return;
+    const keep = 256;
+    if (c.byteLength >= keep) this.tail = c.slice(c.byteLength - keep);
+    else {
+      const t = new Uint8Array(Math.min(keep, this.tail.byteLength + c.byteLength));
+      const fromOld = t.byteLength - c.byteLength;
+      t.set(this.tail.subarray(this.tail.byteLength - fromOld), 0);
+      t.set(c, fromOld);
+      this.tail = t;
+    }
+  }
+  text(): string | undefined {
+    const t = this.tail;
+    if (t.byteLength === 0 || t[t.byteLength - 1] === 10) return undefined;
+    const nl = t.lastIndexOf(10);
+    return Buffer.from(t.subarray(nl + 1)).toString('utf8');
+  }
+}
+
+/**
+ * How a complete last line of a dump ends: a frame's `file:line` or `+0xPC`, a call's `)`, a header's
+ * `]:`/`:`, an elision marker, a debug=1 `# labels: {…}`. Anything else ending the input was cut.
+ */
+const COMPLETE_LINE = /(?:\)|:|\]|\}|:\d+|\+0x[0-9a-f]+|fp=0x[0-9a-f]+ sp=0x[0-9a-f]+ pc=0x[0-9a-f]+|\.\.\.|…|={10,})\s*$/;
+
+/**
+ * The input ends in the middle of line `lineNo` (no final newline, the line does not look complete):
+ * the snapshot that line belongs to (or directly follows) was cut there.
+ */
+function markCutLine(dump: Dump, tail: string, lineNo: number): Dump {
+  const t = tail.replace(/\r$/, '');
+  // debug=1 `#\t0xPC\tfunc+0xOFF\tfile:LINE`: complete only with its file:line (or as a bare PC).
+  const hash = /#\t0x[0-9a-f]+(\t.*)?$/.exec(t);
+  const complete = hash ? hash[1] === undefined || /:\d+\s*$/.test(t) : COMPLETE_LINE.test(t);
+  if (t.trim().length === 0 || complete) return dump;
+  const shown = t.length > 60 ? `…${t.slice(-60)}` : t;
+  const message = `the input ends in the middle of line ${lineNo} ('${shown.trim()}'), without a final newline: it was cut there`;
+  const snaps = dump.snapshots;
+  const last = snaps[snaps.length - 1];
+  if (!last || (last.lines && lineNo > last.lines.last + 2)) {
+    return { ...dump, warnings: [...dump.warnings, { severity: 'warning', code: 'input-cut', line: lineNo, message }] };
+  }
+  if (last.truncated && last.warnings.some((w) => w.code === 'truncated')) return dump;
+  if (last.declaredTotal !== undefined && last.total >= last.declaredTotal) {
+    // Every goroutine the header announces was read: the counts stand, only the last stack may be short.
+    const note: Diagnostic = { severity: 'warning', code: 'input-cut', line: lineNo, message: `${message}: the last record's stack may be incomplete (the ${last.declaredTotal} goroutines the header states were all read)` };
+    return { ...dump, snapshots: [...snaps.slice(0, -1), { ...last, warnings: [...last.warnings, note] }] };
+  }
+  const marked: Snapshot = {
+    ...last,
+    truncated: true,
+    warnings: [...last.warnings, { severity: 'warning', code: 'truncated', line: lineNo, message: `${message}: the last goroutine may be partial or missing, counts are lower bounds` }],
+  };
+  return { ...dump, snapshots: [...snaps.slice(0, -1), marked] };
 }
 
 async function* toChunks(input: AsyncIterable<Uint8Array> | Uint8Array | string): AsyncIterable<Uint8Array> {

@@ -10,6 +10,8 @@ export type LineSink = (line: string, lineNo: number) => void;
 export class LineSplitter {
   private readonly decoder = new StringDecoder('utf8');
   private carry = '';
+  /** Full length of the unfinished line, including what was dropped past maxLineLength. */
+  private carryLength = 0;
   private lineNo = 0;
   /** Lines longer than this are cut (the rest of the line is dropped) and reported through `onLong`. */
   constructor(
@@ -24,8 +26,9 @@ export class LineSplitter {
 
   end(): void {
     this.text(this.decoder.end());
-    if (this.carry.length > 0) this.emit(this.carry);
+    if (this.carryLength > 0) this.emit(this.carry, this.carryLength);
     this.carry = '';
+    this.carryLength = 0;
   }
 
   get lines(): number {
@@ -40,9 +43,11 @@ export class LineSplitter {
       this.append(s);
       return;
     }
-    if (this.carry.length > 0) {
-      this.emit(this.carry + s.slice(0, nl));
+    if (this.carryLength > 0) {
+      this.append(s.slice(0, nl));
+      this.emit(this.carry, this.carryLength);
       this.carry = '';
+      this.carryLength = 0;
       start = nl + 1;
       nl = s.indexOf('\n', start);
     }
@@ -56,14 +61,15 @@ export class LineSplitter {
 
   /** Keep at most maxLineLength (+1 to notice overflow) of an unfinished line. */
   private append(s: string): void {
+    this.carryLength += s.length;
     if (this.carry.length > this.maxLineLength) return;
-    this.carry += s;
+    this.carry += s.length > this.maxLineLength + 1 ? s.slice(0, this.maxLineLength + 1) : s;
   }
 
-  private emit(line: string): void {
+  private emit(line: string, fullLength = line.length): void {
     this.lineNo++;
-    if (line.length > this.maxLineLength) {
-      this.onLong?.(this.lineNo, line.length);
+    if (fullLength > this.maxLineLength) {
+      this.onLong?.(this.lineNo, fullLength);
       line = line.slice(0, this.maxLineLength);
     }
     if (line.length > 0 && line.charCodeAt(line.length - 1) === 13) line = line.slice(0, -1);

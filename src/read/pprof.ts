@@ -70,7 +70,73 @@ export function readPprof(source: string, bytes: Uint8Array, o: { truncated: boo
   }
 }
 
+/**
+ * The wire shape of profile.proto: for each message, field → its sub-message (length-delimited),
+ * 'bytes' (a string: length-delimited), or 'scalar' (varint, or packed: length-delimited).
+ */
+interface WireSpec {
+  [field: number]: WireSpec | 'bytes' | 'scalar';
+}
+const SCALARS = (...f: number[]): WireSpec => Object.fromEntries(f.map((n) => [n, 'scalar' as const]));
+const VALUE_TYPE = SCALARS(1, 2);
+const LABEL = SCALARS(1, 2, 3, 4);
+const LINE = SCALARS(1, 2, 3);
+const PROFILE_WIRE: WireSpec = {
+  1: VALUE_TYPE,
+  2: { ...SCALARS(1, 2), 3: LABEL },
+  3: SCALARS(1, 2, 3, 4, 5, 6, 7, 8, 9, 10),
+  4: { ...SCALARS(1, 2, 3, 5), 4: LINE },
+  5: SCALARS(1, 2, 3, 4, 5),
+  6: 'bytes',
+  ...SCALARS(7, 8, 9, 10, 12, 13, 14),
+  11: VALUE_TYPE,
+};
+
+/**
+ * Walks the protobuf wire format against profile.proto before decoding: pprof-format decodes a
+ * wire-type mismatch (text or noise where a message belongs) into an object per byte or two, ~90× the
+ * input in memory, and clamps a field that runs past the end. Both are refused here, in O(bytes).
+ */
+function checkWire(b: Uint8Array, start: number, end: number, spec: WireSpec, path: string, bad: (d: string) => InputError, depth = 0): void {
+  let p = start;
+  const varint = (): number => {
+    let v = 0;
+    for (let i = 0; i < 10; i++) {
+      if (p >= end) throw bad(`is not a readable pprof protobuf: it ends inside a varint at byte ${p} (${path}); the profile was cut short`);
+      const c = b[p++];
+      if (i < 7) v += (c & 0x7f) * 2 ** (7 * i);
+      if ((c & 0x80) === 0) return v;
+    }
+    throw bad(`is not a readable pprof protobuf: a varint longer than 10 bytes at byte ${p} (${path})`);
+  };
+  while (p < end) {
+    const at = p;
+    const tag = varint();
+    const field = Math.floor(tag / 8);
+    const wire = tag & 7;
+    if (field === 0) throw bad(`is not a readable pprof protobuf: field number 0 at byte ${at} (${path})`);
+    const want = spec[field];
+    const where = `${path}.${field}`;
+    if (wire === 0) {
+      if (want !== undefined && want !== 'scalar') throw bad(`is not a readable pprof protobuf: field ${where} at byte ${at} should be length-delimited but is a varint`);
+      varint();
+    } else if (wire === 2) {
+      const len = varint();
+      if (len > end - p) throw bad(`is not a readable pprof protobuf: field ${where} at byte ${at} runs ${len - (end - p)} bytes past the end; the profile was cut short`);
+      if (want !== undefined && want !== 'scalar' && want !== 'bytes' && depth < 4) checkWire(b, p, p + len, want, where, bad, depth + 1);
+      p += len;
+    } else if (wire === 1 || wire === 5) {
+      if (want !== undefined) throw bad(`is not a readable pprof protobuf: field ${where} at byte ${at} has wire type ${wire}`);
+      p += wire === 1 ? 8 : 4;
+      if (p > end) throw bad(`is not a readable pprof protobuf: field ${where} at byte ${at} runs past the end; the profile was cut short`);
+    } else {
+      throw bad(`is not a readable pprof protobuf: wire type ${wire} at byte ${at} (${path})`);
+    }
+  }
+}
+
 function convert(source: string, bytes: Uint8Array, o: { truncated: boolean }, bad: (detail: string) => InputError): Snapshot {
+  checkWire(bytes, 0, bytes.byteLength, PROFILE_WIRE, 'Profile', bad);
   let p: Profile;
   try {
     p = Profile.decode(bytes);

@@ -55,19 +55,46 @@ async function* readFileChunks(path: string): AsyncIterable<Uint8Array> {
   }
 }
 
-async function openUrl(url: string, opts: SourceOptions): Promise<OpenedSource> {
-  const proto = new URL(url).protocol;
+/** The URL as shown in messages: user and password removed (they must not land in logs or reports). */
+export function redactUrl(spec: string): string {
+  try {
+    const u = new URL(spec);
+    if (!u.username && !u.password) return spec;
+    u.username = '';
+    u.password = '';
+    return u.toString();
+  } catch {
+    return spec;
+  }
+}
+
+async function openUrl(spec: string, opts: SourceOptions): Promise<OpenedSource> {
+  const url = redactUrl(spec);
+  let parsed: URL;
+  try {
+    parsed = new URL(spec);
+  } catch {
+    throw new InputError(url, 'network', 'is not a valid URL');
+  }
+  const proto = parsed.protocol;
   if (proto !== 'http:' && proto !== 'https:') {
     throw new InputError(url, 'network', `unsupported URL scheme ${proto} (only http and https)`);
   }
   const maxRedirects = opts.maxRedirects ?? 5;
+  // fetch refuses URLs with credentials: send them as Basic auth, to the URL's own origin only.
+  const auth = parsed.username || parsed.password
+    ? `Basic ${Buffer.from(`${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`).toString('base64')}`
+    : undefined;
+  const origin = parsed.origin;
   let current = url;
   for (let hop = 0; ; hop++) {
     const ctl = new AbortController();
     const timer = setTimeout(() => ctl.abort(), opts.connectTimeoutMs ?? 10_000);
     let res: Response;
     try {
-      res = await fetch(current, { redirect: 'manual', signal: ctl.signal, headers: { accept: '*/*' } });
+      const headers: Record<string, string> = { accept: '*/*' };
+      if (auth && new URL(current).origin === origin) headers.authorization = auth;
+      res = await fetch(current, { redirect: 'manual', signal: ctl.signal, headers });
     } catch (e) {
       throw new InputError(url, 'network', describeFetchError(e, ctl.signal.aborted));
     } finally {
@@ -76,19 +103,24 @@ async function openUrl(url: string, opts: SourceOptions): Promise<OpenedSource> 
     if (res.status >= 300 && res.status < 400 && res.headers.get('location')) {
       await res.body?.cancel();
       if (hop >= maxRedirects) throw new InputError(url, 'network', `more than ${maxRedirects} redirects`);
-      current = new URL(res.headers.get('location')!, current).toString();
+      try {
+        current = redactUrl(new URL(res.headers.get('location')!, current).toString());
+      } catch {
+        throw new InputError(url, 'network', `redirected to an invalid location (HTTP ${res.status})`);
+      }
       const p = new URL(current).protocol;
       if (p !== 'http:' && p !== 'https:') throw new InputError(url, 'network', `redirected to unsupported ${p}`);
       continue;
     }
     if (!res.ok) {
       await res.body?.cancel();
-      throw new InputError(url, 'http-status', `HTTP ${res.status} ${res.statusText}`.trim());
+      const hint = res.status === 401 || res.status === 403 ? ' (the endpoint wants credentials)' : res.status === 404 ? ' (wrong path? the goroutine profile is usually /debug/pprof/goroutine)' : '';
+      throw new InputError(url, 'http-status', `HTTP ${res.status} ${oneLine(res.statusText)}`.trim() + hint);
     }
     const type = res.headers.get('content-type') ?? '';
     if (/text\/html/i.test(type)) {
       await res.body?.cancel();
-      throw new InputError(url, 'not-a-dump', `answered with an HTML page (${type}), not a goroutine profile: a login page or a wrong path?`);
+      throw new InputError(url, 'not-a-dump', `answered with an HTML page (${oneLine(type)}), not a goroutine profile: a login page or a wrong path?`);
     }
     return { name: url, chunks: limitedBody(url, res, opts) };
   }
@@ -125,11 +157,20 @@ async function* limitedBody(url: string, res: Response, opts: SourceOptions): As
   }
 }
 
+/** Server-chosen text in a message: one line, bounded. */
+function oneLine(s: string): string {
+  const t = s.replace(/[\x00-\x1f\x7f]+/g, ' ').trim();
+  return t.length > 100 ? `${t.slice(0, 100)}…` : t;
+}
+
 function describeFetchError(e: unknown, timedOut: boolean): string {
   if (timedOut) return 'timed out waiting for a response';
   const cause = (e as { cause?: { code?: string; message?: string } }).cause;
   if (cause?.code === 'ECONNREFUSED') return 'connection refused';
   if (cause?.code === 'ENOTFOUND') return 'host not found';
-  if (cause?.code) return `network error (${cause.code})`;
-  return `network error (${(e as Error).message ?? String(e)})`;
+  if (cause?.code === 'ECONNRESET') return 'connection reset by the server';
+  // fetch refuses the WHATWG "bad ports" (1, 22, 25, 6000, 6665-6669, …) before connecting.
+  if (cause?.message === 'bad port') return 'refused to connect: the port is on the fetch standard\'s list of blocked ports; serve pprof on another port';
+  if (cause?.code) return `network error (${oneLine(cause.code)})`;
+  return `network error (${oneLine((e as Error).message ?? String(e))})`;
 }

@@ -1,0 +1,73 @@
+/**
+ * `--output` through the built CLI (`npm run build` first; skipped with a message when dist/ is
+ * missing, failing under CI): refuses to overwrite an input, a failed run leaves no file (partial or
+ * temporary), a good run writes the report whole; input errors are one line with exit code 2.
+ */
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { REPO } from '../helpers/paths.js';
+
+const MAIN = join(REPO, 'dist', 'cli', 'main.js');
+const HAVE = existsSync(MAIN);
+if (!HAVE && process.env.CI) throw new Error(`${MAIN} missing under CI: run npm run build before the tests`);
+if (!HAVE) console.log(`[cli-output] ${MAIN} not built: skipping (npm run build)`);
+
+const tmp = mkdtempSync(join(tmpdir(), 'leakscope-out-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const run = (...args: string[]) => spawnSync(process.execPath, [MAIN, ...args], { cwd: tmp, encoding: 'utf8', timeout: 60_000 });
+
+describe.runIf(HAVE)('leakscope --output', () => {
+  const input = join(tmp, 'in.txt');
+  copyFileSync(join(REPO, 'samples', 'waitgroup-leak', 'goroutine.debug2.txt'), input);
+  const original = readFileSync(input);
+
+  it('refuses to overwrite an input, leaving it untouched', () => {
+    const r = run('inspect', input, '--output', input);
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/refusing to overwrite the input/);
+    expect(readFileSync(input).equals(original)).toBe(true);
+  });
+
+  it('a run that fails on its input leaves no file behind (no partial, no temporary)', () => {
+    const bad = join(tmp, 'bad.txt');
+    writeFileSync(bad, '<html><body>login</body></html>\n');
+    const before = readdirSync(tmp).sort();
+    const r = run('inspect', bad, '--output', join(tmp, 'report.txt'));
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain(bad);
+    expect(readdirSync(tmp).sort()).toEqual([...before]);
+  });
+
+  it('an existing output survives a failed run unchanged', () => {
+    const out = join(tmp, 'keep.txt');
+    writeFileSync(out, 'previous report\n');
+    const r = run('inspect', join(tmp, 'missing.txt'), '--output', out);
+    expect(r.status).toBe(2);
+    expect(readFileSync(out, 'utf8')).toBe('previous report\n');
+  });
+
+  it('a good run writes the whole report', () => {
+    const out = join(tmp, 'ok.txt');
+    const r = run('inspect', input, '--output', out);
+    expect(r.status, r.stderr).toBe(0);
+    expect(readFileSync(out, 'utf8').length).toBeGreaterThan(0);
+    expect(readdirSync(tmp).filter((f) => f.includes('.tmp'))).toEqual([]);
+  });
+
+  it.each([
+    ['a URL with a refused port', 'http://127.0.0.1:9/x'],
+    ['random bytes', 'random.bin'],
+    ['an empty file', 'empty.txt'],
+  ])('%s: one line, exit 2', (_n, arg) => {
+    writeFileSync(join(tmp, 'random.bin'), Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256)));
+    writeFileSync(join(tmp, 'empty.txt'), '');
+    const r = run('inspect', arg);
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,3 @@
+module leakscope.local/pprofserver
+
+go 1.19
