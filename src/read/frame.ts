@@ -1,12 +1,13 @@
 /**
- * Line shapes shared by the traceback and race readers: the call line `pkg.F(args)`, the file line
- * `\t/path/file.go:LINE +0x1f fp=0x.. sp=0x.. pc=0x..`, the import path of a function, and the
- * goroutine header `goroutine N [status]:` with all its decorations (go-dump-formats.md).
+ * Line shapes of tracebacks, shared by the traceback and race readers: the call line `pkg.F(args)`,
+ * the file line `\t/path/file.go:LINE +0x1f fp=0x.. sp=0x.. pc=0x..`, the import path of a function,
+ * the goroutine header `goroutine N [status]:` with all its decorations, elision markers and the
+ * lines of a crash preamble (go-dump-formats.md).
  *
  * Hot path: every frame of a 600 MB dump passes through `callArgsStart` and `parseFileLine`, so they
  * use charCode scans and indexOf, never regexes, and allocate nothing but the kept substrings.
  */
-import type { GroupFlags } from '../model/dump.js';
+import type { GroupFlags, Headline } from '../model/dump.js';
 import { parseLabelMap, findClosingBrace } from './labels.js';
 
 const OPEN = 40; // (
@@ -45,10 +46,10 @@ export const FILE = { file: '', line: 0, end: 0 };
 
 /**
  * `\t/usr/lib/go/src/net/net.go:182 +0x8e fp=0x.. sp=0x..` → FILE = { file, line, end } (end: just
- * after the line number); false when the
- * line has no `path:LINE`. Leading tabs or spaces are optional (journald strips the tab, some pastes
- * expand it to 8 spaces). The line number follows the LAST colon that is followed by digits and then
- * the end or a space, so `C:/Program Files/Go/src/x.go:12` and `C:\a\b.go:3` split right.
+ * after the line number); false when the line has no `path:LINE`. Leading tabs or spaces are
+ * optional (journald strips the tab, some pastes expand it to 8 spaces). The line number follows the
+ * LAST colon that is followed by digits and then the end or a space, so
+ * `C:/Program Files/Go/src/x.go:12` and `C:\a\b.go:3` split right.
  */
 export function parseFileLine(line: string): boolean {
   let start = 0;
@@ -80,6 +81,16 @@ export function parseFileLine(line: string): boolean {
 }
 
 /**
+ * The file line after a call: `parseFileLine`, tab-indented, space-indented (tabs expanded by a
+ * paste) or not indented at all (journald strips the tab; a call line would end in ')').
+ */
+export function isFileLine(line: string): boolean {
+  if (!parseFileLine(line)) return false;
+  const c = line.charCodeAt(0);
+  return c === TAB || c === SPACE || callArgsStart(line) < 0;
+}
+
+/**
  * Import path of a function: the package ends at the first '.' after the last '/' (searched only
  * before any `(` or `[`, which never occur in a package path). `k8s.io/client-go/tools/cache.(*Reflector).watch.func1`
  * → `k8s.io/client-go/tools/cache`; `main.main` → `main`; the pre-1.13 bare `panic` → `runtime`.
@@ -100,6 +111,14 @@ export function pkgOf(func: string, file = ''): string {
   }
   const pkg = func.slice(0, dot);
   return pkg.includes('%2e') ? pkg.replaceAll('%2e', '.') : pkg;
+}
+
+/** `created by pkg.F` (→ id undefined) or, Go 1.21+, `created by pkg.F in goroutine 7` (CL 435337). */
+export function parseCreatedBy(line: string): { func: string; id: number | undefined } {
+  const rest = line.slice(11);
+  const k = rest.lastIndexOf(' in goroutine ');
+  const id = k > 0 ? parseInt(rest.slice(k + 14), 10) : NaN;
+  return id >= 0 ? { func: rest.slice(0, k), id } : { func: rest, id: undefined };
 }
 
 /** What a goroutine header says. */
@@ -214,4 +233,77 @@ function parseStatus(status: string, h: Header): void {
     }
   }
   if (flags) h.flags = flags as GroupFlags;
+}
+
+export type HeadlineKind = Headline['kind'];
+
+/** Headlines whose first `running` goroutine is the one that crashed. */
+export const CRASH_KINDS: ReadonlySet<string> = new Set(['panic', 'fatal-error', 'signal', 'test-timeout', 'exception', 'log-fatal']);
+
+/** Functions a complete stack can end with when no `created by` follows. */
+export const BOTTOMS: ReadonlySet<string> = new Set([
+  'main.main', 'runtime.main', 'runtime.goexit', 'runtime.goexit1', 'runtime.mstart', 'runtime.mstart0',
+  'runtime.mstart1', 'runtime.rt0_go', 'runtime.mcall', 'runtime.systemstack', 'runtime.morestack',
+  'runtime.asmcgocall', 'runtime.cgocallback', 'runtime.cgocallback_gofunc', 'runtime.sigpanic',
+]);
+
+/** `panic: …`, `fatal error: …`, `SIGQUIT: quit`, `Exception 0xc0000005 …` → its kind. */
+export function headlineKind(line: string): HeadlineKind | undefined {
+  switch (line.charCodeAt(0)) {
+    case 112: // p
+      if (!line.startsWith('panic: ')) return undefined;
+      return line.startsWith('panic: test timed out after ') ? 'test-timeout' : 'panic';
+    case 102: // f
+      if (!line.startsWith('fatal error: ')) return undefined;
+      return line.startsWith('fatal error: all goroutines are asleep') ? 'deadlock' : 'fatal-error';
+    case 83: // S
+      if (!/^SIG[A-Z0-9]+: /.test(line)) return undefined;
+      return line.startsWith('SIGQUIT: ') ? 'sigquit' : 'signal';
+    case 69: // E
+      return line.startsWith('Exception 0x') ? 'exception' : undefined;
+    case 117: // u
+      return line.startsWith('unexpected fault address ') ? 'fatal-error' : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Elision markers: `...additional frames elided...` (before Go 1.21: the first 100 frames, then this)
+ * → -1; `...N frames elided...` (Go 1.21+: innermost 50, this, then the outermost 50 follow) → N.
+ */
+export function elisionCount(line: string): number | undefined {
+  if (line === '...additional frames elided...') return -1;
+  if (!line.startsWith('...') || !line.endsWith(' frames elided...')) return undefined;
+  const k = parseInt(line.slice(3), 10);
+  return k >= 0 ? k : undefined;
+}
+
+/**
+ * A line of a crash preamble after the headline: `\tpanic: Y` after `[recovered]`, a Go 1.23
+ * tab-indented multi-line value, `running tests:` and its `\tTestX (10m0s)` lines,
+ * `[signal SIGSEGV: …]`, `PC=0x… m=0 sigcode=0`, `signal arrived during external code execution`.
+ */
+export function isPreambleLine(line: string): boolean {
+  return (
+    line.charCodeAt(0) === TAB ||
+    line.startsWith('[signal ') ||
+    line.startsWith('PC=') ||
+    line === 'running tests:' ||
+    line.startsWith('signal arrived during ')
+  );
+}
+
+/** Lines of the `runtime stack:` section of a fatal error: frames, `runtime: unexpected return pc…`, hex words. */
+export function isRuntimeStackLine(line: string): boolean {
+  const c = line.charCodeAt(0);
+  return (
+    line.length === 0 || c === TAB || c === SPACE || callArgsStart(line) > 0 ||
+    line.startsWith('runtime: ') || line.startsWith('stack: ') || line.startsWith('0x')
+  );
+}
+
+/** Register dump after a signal: `rax    0x104`, `rflags 0x203`, `r15     0x227b059ffff`. */
+export function isRegisterLine(line: string): boolean {
+  return /^[a-z][a-z0-9]{1,6}\s+0x[0-9a-f]+$/.test(line);
 }

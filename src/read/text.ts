@@ -4,25 +4,398 @@
  * format: debug1.ts (`<name> profile: total N`), traceback.ts (debug=2 / crash / SIGQUIT) and race.ts
  * (`WARNING: DATA RACE`). Text that belongs to no dump is skipped and counted, never fatal.
  *
- * STUB: owned by the traceback/text reader work.
+ * It alone decides where one snapshot ends and the next begins: a new profile header, a crash
+ * headline after goroutines, a goroutine id already seen in the snapshot, or a timestamp line
+ * (`2019-08-21 12:32:42 stdout:`) between dumps.
  */
-import type { Dump } from '../model/dump.js';
+import { FrameTable, SnapshotBuilder, type GoroutineRecord } from '../model/builder.js';
+import type { Diagnostic, Dump, DumpFormat, Headline, ProfileKind, RaceReport, Snapshot } from '../model/dump.js';
+import { Debug1Reader, parseProfileHeader } from './debug1.js';
 import { InputError } from './errors.js';
+import { RaceReader } from './race.js';
+import { TracebackReader, type HeadlineKind, type TracebackHost } from './traceback.js';
+import {
+  TestJsonJoiner, Unwrapper, findAnchor, isControlEcho, leadingTimestamp, timestampHeader, unescapeMarkdown,
+} from './unwrap.js';
 
 export interface TextReadOptions {
   /** Snapshots at most per input (default 10,000). */
   maxSnapshots?: number;
 }
 
-export class TextDumpReader {
+/** Go's net/http/pprof debug=2 buffer stops growing at 64 MiB and silently truncates. */
+const DEBUG2_CAP = 64 * 1024 * 1024;
+const HEADLINE_LINES = 20;
+/** A crash preamble waits at most this many lines for its first goroutine. */
+const PREAMBLE_GAP = 50;
+
+interface MutableHeadline {
+  kind: HeadlineKind;
+  message: string;
+  lines: string[];
+}
+
+interface Snap {
+  builder: SnapshotBuilder;
+  format: DumpFormat;
+  /** Goroutine ids read (debug2): a repeat starts the next snapshot. */
+  ids: IdSet;
+  /** Last input line that belonged to it. */
+  last: number;
+  headline?: MutableHeadline;
+  /** Continuing with the per-thread dumps of a crash (`-----` then `SIGQUIT: quit`). */
+  threadDumps: boolean;
+  repeats: number;
+  /**
+   * `goroutine 42 [running]:` + `goroutine running on other thread; stack unavailable`, held back:
+   * when that thread crashes too it prints the same goroutine again with its stack, which replaces it.
+   */
+  unavailable: Map<number, GoroutineRecord>;
+}
+
+export class TextDumpReader implements TracebackHost {
+  readonly frames = new FrameTable();
+  private readonly unwrap = new Unwrapper();
+  private readonly json = new TestJsonJoiner();
+  private readonly tb = new TracebackReader(this);
+  private readonly race: RaceReader;
+  private debug1: Debug1Reader | undefined;
+  private readonly snaps: Snap[] = [];
+  private cur: Snap | undefined;
+  private readonly races: RaceReport[] = [];
+  private readonly warnings: Diagnostic[] = [];
+  private readonly wrongProfiles: string[] = [];
+  /** UTF-16 units + 1 per line: the byte count for ASCII input (to recognise Go's 64 MiB cap). */
+  private chars = 0;
+  private lastNo = 0;
+  private skipped = 0;
+  private firstSkipped = 0;
+  /** The last line no reader took (raw), for a log line announcing the dump (`F0719 … ] msg`). */
+  private foreignText = '';
+  private foreignNo = -1;
+  private stampIso: string | undefined;
+  private stampNo = -1;
+  private separatorNo = -10;
+  /** A `WARNING: DATA RACE` banner was seen (even if its report was cut off): the input is not refused. */
+  private sawRace = false;
+  private held: string | undefined;
+  private heldNo = 0;
+  private readonly emit = (text: string, no: number): void => this.text(text, no);
+
   constructor(
     readonly source: string,
     readonly opts: TextReadOptions = {},
-  ) {}
-
-  line(_text: string, _no: number): void {}
-
-  end(_o: { inputTruncated: boolean }): Dump {
-    throw new InputError(this.source, 'not-a-dump', 'not implemented');
+  ) {
+    this.race = new RaceReader(source, this.frames, (r) => this.races.push(r), (d) => this.warnings.push(d));
   }
+
+  line(text: string, no: number): void {
+    this.chars += text.length + 1;
+    // Each line is read one line late: only `end` knows which line was the last (and maybe cut).
+    if (this.held !== undefined) this.input(this.held, this.heldNo);
+    this.held = text;
+    this.heldNo = no;
+  }
+
+  private input(text: string, no: number): void {
+    this.lastNo = no;
+    if (text.charCodeAt(0) === 123 /* { */ && this.json.feed(text, no, this.emit)) return;
+    this.text(text, no);
+  }
+
+  /** One logical line (a test2json event's output is split into these). */
+  private text(raw: string, no: number): void {
+    const line = this.unwrap.strip(raw);
+    if (this.debug1) {
+      if (this.debug1.line(line, no)) {
+        if (line.length > 0) this.cur!.last = no;
+        return;
+      }
+      this.endDebug1(false);
+    }
+    if (this.race.active && this.race.line(line, no)) return;
+    if (this.tb.line(line, no)) {
+      if (this.cur && line.length > 0) this.cur.last = no;
+      return;
+    }
+    this.foreign(raw, line, no);
+  }
+
+  /** A line no active reader took: a dump may start in it, else it is skipped. */
+  private foreign(raw: string, line: string, no: number): void {
+    if (line.length === 0) return;
+    let rest = line;
+    let a = findAnchor(line);
+    if (!a && line.includes('\\')) {
+      // `goroutine 1 \[running\]:`: a dump pasted into markdown.
+      const u = unescapeMarkdown(line);
+      a = findAnchor(u);
+      if (a) {
+        this.unwrap.markdown = true;
+        rest = u;
+      }
+    }
+    if (a) {
+      if (a.offset > 0) {
+        const prefix = rest.slice(0, a.offset);
+        if (!isControlEcho(prefix)) {
+          const full = this.unwrap.lastPrefix + prefix;
+          this.unwrap.learn(full);
+          this.unwrap.lastPrefix = full;
+        }
+        rest = rest.slice(a.offset);
+      } else if (this.unwrap.active && this.unwrap.lastPrefix === '') {
+        this.unwrap.forget(); // the dump starts at column 0 of a line without the learned prefix
+      }
+      if (a.kind === 'profile') {
+        if (this.profile(rest, no)) return;
+      } else if (a.kind === 'race') {
+        this.sawRace = true;
+        this.race.start(no);
+        return;
+      } else if (this.tb.line(rest, no)) {
+        if (this.cur) this.cur.last = no;
+        return;
+      }
+    }
+    if (line.startsWith('==================')) return; // race report delimiter
+    if (!a && line.includes(' profile: ')) {
+      // Legacy text of another profile (`heap profile: 4: 266528 [123: 11284472] @ heap/1048576`).
+      const m = /^(\w+) profile: /.exec(line);
+      if (m && this.wrongProfiles.length < 10) this.wrongProfiles.push(`${m[1]} (line ${no})`);
+    }
+    const iso = timestampHeader(line);
+    if (iso) {
+      this.stampIso = iso;
+      this.stampNo = no;
+    }
+    if (this.skipped++ === 0) this.firstSkipped = no;
+    this.foreignText = raw;
+    this.foreignNo = no;
+  }
+
+  /** `goroutine profile: total N` starts a debug=1 snapshot; other profiles are not goroutine dumps. */
+  private profile(text: string, no: number): boolean {
+    const h = parseProfileHeader(text);
+    if (!h) return false;
+    if (h.profile === 'goroutine' || h.profile === 'goroutineleak') {
+      const s = this.begin('debug1', no, h.profile, h.total);
+      this.debug1 = new Debug1Reader(s.builder, this.frames);
+      return true;
+    }
+    if (this.wrongProfiles.length < 10) this.wrongProfiles.push(`${h.profile} (line ${no})`);
+    return false;
+  }
+
+  private endDebug1(truncated: boolean): void {
+    this.debug1?.end(truncated);
+    this.debug1 = undefined;
+  }
+
+  private begin(format: DumpFormat, no: number, profile: ProfileKind = 'goroutine', declaredTotal?: number, headline?: MutableHeadline): Snap {
+    if (this.debug1) this.endDebug1(false);
+    const max = this.opts.maxSnapshots ?? 10_000;
+    if (this.snaps.length >= max) {
+      throw new InputError(this.source, 'too-many-snapshots', `holds more than ${max} dumps (raise maxSnapshots)`);
+    }
+    const capturedAt = leadingTimestamp(this.unwrap.lastPrefix) ?? (no - this.stampNo <= 5 ? this.stampIso : undefined);
+    this.stampNo = -1;
+    if (format === 'debug2' && !headline && no - this.foreignNo <= 2) headline = logHeadline(this.unwrap.peel(this.foreignText));
+    const builder = new SnapshotBuilder({
+      source: this.source,
+      index: this.snaps.length,
+      format,
+      profile,
+      firstLine: no,
+      ...(capturedAt ? { capturedAt } : {}),
+      ...(declaredTotal !== undefined ? { declaredTotal } : {}),
+      ...(headline ? { headline } : {}),
+    });
+    const s: Snap = { builder, format, ids: new IdSet(), last: no, headline, threadDumps: false, repeats: 0, unavailable: new Map() };
+    this.snaps.push(s);
+    this.cur = s;
+    return s;
+  }
+
+  // TracebackHost
+
+  get headlineKind(): HeadlineKind | undefined {
+    return this.cur?.format === 'debug2' ? this.cur.headline?.kind : undefined;
+  }
+
+  goroutine(id: number | undefined, no: number): SnapshotBuilder | undefined {
+    let s = this.cur;
+    const stamped = this.stampNo > (s?.last ?? -1) && no - this.stampNo <= 5;
+    if (
+      !s || s.format !== 'debug2' || (stamped && s.builder.goroutines > 0) ||
+      (s.builder.goroutines === 0 && s.headline && no - s.last > PREAMBLE_GAP)
+    ) {
+      s = this.begin('debug2', no);
+    } else if (id !== undefined && id !== 0 && s.ids.has(id) && !s.unavailable.has(id)) {
+      if (s.threadDumps) {
+        s.repeats++;
+        return undefined;
+      }
+      s = this.begin('debug2', no);
+    }
+    if (id !== undefined) s.ids.add(id);
+    s.last = no;
+    return s.builder;
+  }
+
+  dumpStart(id: number | undefined, no: number): SnapshotBuilder | undefined {
+    const s = this.cur;
+    if (!s || s.format !== 'debug2' || s.headline || s.builder.goroutines === 0) return undefined;
+    const n = this.begin('debug2', no);
+    if (id !== undefined) n.ids.add(id);
+    return n.builder;
+  }
+
+  add(b: SnapshotBuilder, g: GoroutineRecord): void {
+    const s = this.cur?.builder === b ? this.cur : this.snaps.find((x) => x.builder === b)!;
+    if (g.id !== undefined) {
+      if (g.flags?.stackUnavailable && g.frames.length === 0 && !s.unavailable.has(g.id)) {
+        s.unavailable.set(g.id, g);
+        return;
+      }
+      s.unavailable.delete(g.id);
+    }
+    b.add(g);
+  }
+
+  crash(kind: HeadlineKind, text: string, no: number): void {
+    const s = this.cur;
+    if (s && s.format === 'debug2' && s.builder.goroutines === 0 && no - s.last <= PREAMBLE_GAP) {
+      if (s.headline) this.crashLine(text, no);
+      else s.headline = s.builder.header.headline = { kind, message: text, lines: [text] };
+    } else if (s && s.format === 'debug2' && no - this.separatorNo <= 3) {
+      s.threadDumps = true;
+      this.crashLine(text, no);
+    } else {
+      this.begin('debug2', no, 'goroutine', undefined, { kind, message: text, lines: [text] });
+    }
+    this.cur!.last = no;
+  }
+
+  crashLine(text: string, no: number): void {
+    const h = this.cur?.headline;
+    if (h && h.lines.length < HEADLINE_LINES) h.lines.push(text);
+    if (this.cur) this.cur.last = no;
+  }
+
+  threadSeparator(no: number): void {
+    this.separatorNo = no;
+  }
+
+  elidedByHand(text: string, no: number): boolean {
+    const s = this.cur;
+    if (!s || s.format !== 'debug2' || s.builder.goroutines === 0) return false;
+    s.builder.markTruncated({ severity: 'warning', code: 'truncated', line: no, message: `line ${no} ('${text.trim()}') says the dump was cut by hand: counts are lower bounds` });
+    return true;
+  }
+
+  end(o: { inputTruncated: boolean }): Dump {
+    // Exactly 64 MiB: Go stopped writing there. Without a final newline (+1) the last line is cut
+    // mid-line and is not read as if it were whole.
+    const atCap = this.chars === DEBUG2_CAP || this.chars === DEBUG2_CAP + 1;
+    const lastCut = this.held !== undefined && this.chars === DEBUG2_CAP + 1;
+    if (this.held !== undefined) {
+      if (lastCut) this.lastNo = this.heldNo;
+      else this.input(this.held, this.heldNo);
+      this.held = undefined;
+    }
+    this.json.flush(this.emit);
+    let note = lastCut ? `; line ${this.lastNo} is cut mid-line and was not read` : '';
+    if (atCap) note += '; the input is exactly 64 MiB, where net/http/pprof stops writing debug=2 output: Go truncated this dump';
+    else if (this.chars > DEBUG2_CAP - (1 << 16) && this.chars < DEBUG2_CAP) {
+      note += '; the input is about 64 MiB, where net/http/pprof stops writing debug=2 output: Go probably truncated this dump';
+    }
+    const forced = atCap || o.inputTruncated;
+    if (this.debug1) this.endDebug1(forced);
+    const cut = this.tb.end(this.lastNo, forced);
+    const s = this.cur;
+    if (cut) {
+      cut.builder.markTruncated({ severity: 'warning', code: 'truncated', line: this.lastNo, message: `the input ends ${cut.what}: the last goroutine is partial and counts are lower bounds${note}` });
+    } else if (forced && s?.format === 'debug2') {
+      const why = o.inputTruncated ? 'the compressed input ends early' : `the input ends at line ${this.lastNo}`;
+      s.builder.markTruncated({ severity: 'warning', code: 'truncated', line: this.lastNo, message: `${why}: the dump is cut off and counts are lower bounds${note}` });
+    }
+    this.race.end(this.lastNo);
+    return this.assemble();
+  }
+
+  private assemble(): Dump {
+    const snapshots: Snapshot[] = [];
+    const warnings = this.warnings;
+    for (const s of this.snaps) {
+      for (const g of s.unavailable.values()) s.builder.add(g);
+      if (s.format === 'debug2' && s.builder.goroutines === 0) {
+        const h = s.headline;
+        warnings.push({ severity: 'info', code: 'no-goroutines', line: s.builder.header.firstLine, message: h ? `'${h.message}' at line ${s.builder.header.firstLine} is not followed by any goroutine` : `a dump at line ${s.builder.header.firstLine} holds no goroutine` });
+        continue;
+      }
+      if (s.repeats > 0) {
+        s.builder.warn({ severity: 'info', code: 'repeated-goroutines', message: `${s.repeats} goroutines printed again by other threads of the crash were counted once` });
+      }
+      s.builder.header.index = snapshots.length;
+      s.builder.setLastLine(s.last);
+      snapshots.push(s.builder.build());
+    }
+    if (this.skipped > 0) {
+      warnings.push({ severity: 'info', code: 'skipped-text', line: this.firstSkipped, message: `skipped ${this.skipped} line${this.skipped === 1 ? '' : 's'} that belong to no dump (first: line ${this.firstSkipped})` });
+    }
+    if (snapshots.length === 0 && !this.sawRace) {
+      if (this.wrongProfiles.length > 0) {
+        const name = this.wrongProfiles[0].split(' ')[0];
+        throw new InputError(this.source, 'wrong-profile', `is a ${name} profile, not a goroutine profile`);
+      }
+      throw new InputError(this.source, 'not-a-dump', 'no goroutine dump found: expected `goroutine N [state]:` headers, a `goroutine profile: total N` header or a pprof protobuf');
+    }
+    if (this.wrongProfiles.length > 0) {
+      warnings.push({ severity: 'info', code: 'wrong-profile', message: `skipped profiles that are not goroutine profiles: ${this.wrongProfiles.join(', ')}` });
+    }
+    return { source: this.source, snapshots, races: this.races, warnings };
+  }
+}
+
+/** Goroutine ids of a snapshot: a bitset below 2^27 (16 MiB at most), a Set above. */
+class IdSet {
+  private bits = new Uint32Array(256);
+  private big: Set<number> | undefined;
+
+  has(id: number): boolean {
+    if (id >= 1 << 27) return this.big?.has(id) ?? false;
+    const w = id >>> 5;
+    return w < this.bits.length && (this.bits[w] & (1 << (id & 31))) !== 0;
+  }
+
+  add(id: number): void {
+    if (id >= 1 << 27) {
+      (this.big ??= new Set()).add(id);
+      return;
+    }
+    const w = id >>> 5;
+    if (w >= this.bits.length) {
+      let n = this.bits.length * 2;
+      while (n <= w) n *= 2;
+      const grown = new Uint32Array(n);
+      grown.set(this.bits);
+      this.bits = grown;
+    }
+    this.bits[w] |= 1 << (id & 31);
+  }
+}
+
+/**
+ * A log line right before a dump that says why it was printed: klog `F0719 13:56:01.505679 1 start.go:86] msg`
+ * (klog.Fatal dumps all goroutines), a `FATAL`/`level=fatal` line, or a logger's `panic` line.
+ */
+function logHeadline(text: string): MutableHeadline | undefined {
+  const t = text.trim();
+  if (t.length === 0) return undefined;
+  const k = /^F\d{4} \d{2}:\d{2}:\d{2}\.\d+\s+\d+ [^\]]*\] ?(.*)$/.exec(t);
+  if (k) return { kind: 'log-fatal', message: k[1] || t, lines: [t] };
+  if (/\b(?:FATAL|level=fatal|"level":"fatal")\b/.test(t)) return { kind: 'log-fatal', message: t, lines: [t] };
+  if (/\bpanic\b/i.test(t)) return { kind: 'panic', message: t, lines: [t] };
+  return undefined;
 }

@@ -1,0 +1,469 @@
+/**
+ * debug=2 dumps, `runtime.Stack(all)`, SIGQUIT dumps and panic / fatal-error tracebacks, one line at a
+ * time. A state machine that reads like the grammar of go-dump-formats.md: each state names an example
+ * line and where it goes next. The reader never decides about snapshots: the host (text.ts) says which
+ * snapshot a goroutine or a crash preamble belongs to.
+ *
+ * Never drops a goroutine silently: a stack cut by a bad line or by the end of input is still added,
+ * `partial`, with a diagnostic.
+ */
+import { FrameTable, type GoroutineRecord, type SnapshotBuilder } from '../model/builder.js';
+import type { AncestorStack, Frame, GroupFlags } from '../model/dump.js';
+import { classifyWait } from '../model/wait.js';
+import {
+  BOTTOMS, CRASH_KINDS, FILE, callArgsStart, elisionCount, headlineKind, isInlinedCall, isPreambleLine, isRegisterLine,
+  isFileLine, isRuntimeStackLine, parseCreatedBy, parseFileLine, parseHeader, pkgOf, type Header, type HeadlineKind,
+} from './frame.js';
+
+export type { HeadlineKind } from './frame.js';
+
+/** What the traceback reader asks of the dispatcher. */
+export interface TracebackHost {
+  readonly frames: FrameTable;
+  /** Snapshot of the goroutine whose header is on line `no` (id undefined: no header); undefined: count it nowhere. */
+  goroutine(id: number | undefined, no: number): SnapshotBuilder | undefined;
+  /** The goroutine being read writes a dump: its new snapshot, if the current one is a plain dump with goroutines. */
+  dumpStart(id: number | undefined, no: number): SnapshotBuilder | undefined;
+  /** A goroutine read to its end, for the snapshot `goroutine` gave. */
+  add(b: SnapshotBuilder, g: GoroutineRecord): void;
+  /** A crash headline (`panic: …`, `fatal error: …`, `SIGQUIT: quit`, `Exception 0x…`). */
+  crash(kind: HeadlineKind, text: string, no: number): void;
+  /** Another line of the current crash preamble. */
+  crashLine(text: string, no: number): void;
+  /** `-----`: the runtime separates the per-thread dumps of a crash with it. */
+  threadSeparator(no: number): void;
+  /** `… many more lines …`: a person cut the dump here. true if it belongs to a dump. */
+  elidedByHand(text: string, no: number): boolean;
+  /** Headline kind of the current snapshot, if it is a traceback with one. */
+  readonly headlineKind: HeadlineKind | undefined;
+}
+
+/** Where the input ended inside a goroutine (see `end`). */
+export interface Cut {
+  builder: SnapshotBuilder;
+  what: string;
+}
+
+const PREAMBLE_CAP = 10;
+/** File lines remembered with their frame (see `file`). */
+const LINE_CACHE = 1 << 16;
+const TAB = 9;
+const SPACE = 32;
+
+// States. Each: an example line it reads, and where it goes.
+/** Outside any goroutine. `goroutine 1 [running]:` → CALL; `panic: oh no` → PREAMBLE; `` stays. */
+const IDLE = 0;
+/** After a crash headline. `[signal SIGSEGV: segmentation violation …]`, `\tpanic: again`, `running tests:` stay; header → CALL; `runtime stack:` → RUNTIME_STACK; a call line → HELD_CALL. */
+const PREAMBLE = 1;
+/** The system stack of a fatal error, not a goroutine: skipped. `runtime.throw({0x46c4efc, 0x4b0d3e0})`, `0x00007ffeefbfee48:  0x01…`; header → CALL. */
+const RUNTIME_STACK = 2;
+/** In a goroutine, expecting a call. `main.main()` → FILE; `created by main.main in goroutine 1` → CREATOR_FILE; `...additional frames elided...`, `[originating from goroutine 24]:` stay; `` → IDLE. */
+const CALL = 3;
+/** After a call, its file line. `\t/go/src/x/main.go:8 +0x25 fp=0x… sp=0x… pc=0x…` → CALL. */
+const FILE_LINE = 4;
+/** After `created by F`, its file line. `\t/usr/lib/go/src/net/http/server.go:3285 +0x4b4` → AFTER_CREATOR. */
+const CREATOR_FILE = 5;
+/** After the creator. `` → IDLE; `[originating from goroutine 24]:` → CALL (an ancestor's frames). */
+const AFTER_CREATOR = 6;
+/** A call line in a preamble: the stack of a Windows exception has no header. `\tC:/Program Files/Go/src/runtime/cgocall.go:157 +0x4a` → CALL; else → PREAMBLE. */
+const HELD_CALL = 7;
+/** After a bare C function name in a goroutine. `\t/src/lib.c:12 pc=0x4a5b1c` → CALL; else the goroutine ended → IDLE. */
+const C_FILE = 8;
+
+export class TracebackReader {
+  private state = IDLE;
+  /** The goroutine being read, and where it goes (undefined: counted nowhere). */
+  private g: GoroutineRecord | undefined;
+  private target: SnapshotBuilder | undefined;
+  private gLine = 0;
+  /** Frames go here: the goroutine's, or the current ancestor's. */
+  private frameList: Frame[] = [];
+  private inAncestor = false;
+  /** The call line awaiting its file line, and where its arguments start. */
+  private callLine = '';
+  private callArgs = 0;
+  private callInlined = false;
+  private callNo = 0;
+  private readonly lineFrames = new Map<string, Frame>();
+  /** The call line held in a preamble (HELD_CALL). */
+  private heldLine = '';
+  private creatorFunc = '';
+  private creatorId: number | undefined;
+  private preambleBlank = false;
+  private preambleLines = 0;
+
+  constructor(private readonly host: TracebackHost) {}
+
+  /** The function of the pending call line (sliced only when needed). */
+  private get callFunc(): string {
+    return this.callLine.slice(0, this.callArgs);
+  }
+
+  /** One line (prefix and markdown escaping already undone). false: not part of a traceback. */
+  line(line: string, no: number): boolean {
+    switch (this.state) {
+      case CALL:
+        return this.call(line, no);
+      case FILE_LINE:
+        return this.file(line, no);
+      case CREATOR_FILE:
+        return this.creatorFile(line, no);
+      case AFTER_CREATOR:
+        return this.afterCreator(line, no);
+      case PREAMBLE:
+        return this.preamble(line, no);
+      case HELD_CALL:
+        return this.heldCall(line, no);
+      case RUNTIME_STACK:
+        return this.runtimeStack(line, no);
+      case C_FILE:
+        return this.cFile(line, no);
+      default:
+        return this.idle(line, no);
+    }
+  }
+
+  private idle(line: string, no: number): boolean {
+    this.state = IDLE;
+    if (line.length === 0) return true;
+    if (line.charCodeAt(0) === 103 /* g */) {
+      const h = parseHeader(line);
+      if (h) return this.begin(h, no);
+    }
+    const kind = headlineKind(line);
+    if (kind) {
+      this.host.crash(kind, line, no);
+      this.state = PREAMBLE;
+      this.preambleBlank = false;
+      this.preambleLines = 0;
+      return true;
+    }
+    if (line === '-----') {
+      this.host.threadSeparator(no);
+      return true;
+    }
+    // Register dump after a signal: `rax    0x104`, `rflags 0x203`.
+    if (this.host.headlineKind !== undefined && isRegisterLine(line)) return true;
+    const t = line.trimStart();
+    if (t.startsWith('...') && t.trimEnd().endsWith('...') && t.length > 6) return this.host.elidedByHand(line, no);
+    return false;
+  }
+
+  private preamble(line: string, no: number): boolean {
+    if (line.length === 0) {
+      this.preambleBlank = true;
+      return true;
+    }
+    const c = line.charCodeAt(0);
+    if (c === 103 /* g */) {
+      const h = parseHeader(line);
+      if (h) return this.begin(h, no);
+    }
+    const kind = headlineKind(line);
+    if (kind) {
+      this.host.crash(kind, line, no);
+      return true;
+    }
+    if (isPreambleLine(line)) {
+      this.host.crashLine(line, no);
+      return true;
+    }
+    if (line === 'runtime stack:') {
+      this.state = RUNTIME_STACK;
+      return true;
+    }
+    const a = callArgsStart(line);
+    if (a > 0 && line.lastIndexOf(' ', a) < 0) {
+      this.callLine = line;
+      this.callArgs = a;
+      this.callInlined = isInlinedCall(line, a);
+      this.callNo = no;
+      this.heldLine = line;
+      this.state = HELD_CALL;
+      return true;
+    }
+    // Before Go 1.23 the lines of a multi-line panic value were printed unindented, before the blank line.
+    if (!this.preambleBlank && this.preambleLines++ < PREAMBLE_CAP) {
+      this.host.crashLine(line, no);
+      return true;
+    }
+    return this.idle(line, no);
+  }
+
+  private heldCall(line: string, no: number): boolean {
+    const c = line.charCodeAt(0);
+    if ((c === TAB || c === SPACE) && parseFileLine(line)) {
+      // The stack of `Exception 0xc0000005 …` has no goroutine header: one goroutine of state ''.
+      this.start(undefined, '', undefined, this.callNo);
+      this.pushFrame(this.callFunc, FILE.file, FILE.line, this.callInlined);
+      this.state = CALL;
+      return true;
+    }
+    this.state = PREAMBLE;
+    if (!this.preambleBlank) this.host.crashLine(this.heldLine, this.callNo);
+    return this.preamble(line, no);
+  }
+
+  private runtimeStack(line: string, no: number): boolean {
+    const c = line.charCodeAt(0);
+    if (c === 103 /* g */) {
+      const h = parseHeader(line);
+      if (h) return this.begin(h, no);
+    }
+    if (isRuntimeStackLine(line)) return true;
+    return this.idle(line, no);
+  }
+
+  private call(line: string, no: number): boolean {
+    const n = line.length;
+    if (n === 0) {
+      this.finish(no);
+      this.state = IDLE;
+      return true;
+    }
+    const c = line.charCodeAt(0);
+    switch (c) {
+      case 103: { // g
+        const h = parseHeader(line);
+        if (h) {
+          this.finish(no);
+          return this.begin(h, no);
+        }
+        break;
+      }
+      case 99: // c
+        if (line.startsWith('created by ')) {
+          this.created(line);
+          return true;
+        }
+        break;
+      case 46: { // .
+        const k = elisionCount(line);
+        if (k !== undefined) {
+          this.g!.elidedFrames = k;
+          return true;
+        }
+        break;
+      }
+      case 91: // [
+        if (line.startsWith('[originating from goroutine ')) return this.ancestor(line);
+        break;
+      case TAB:
+      case SPACE: {
+        const t = line.trim();
+        if (t === 'goroutine running on other thread; stack unavailable') return this.unavailable();
+        break;
+      }
+      case 114: // r
+        if (line.startsWith('runtime: ')) return true; // `runtime: unexpected return pc for …`
+        break;
+      case 110: // n
+        if (line.startsWith('non-Go function at pc=')) {
+          // cgo frame without a symbolizer (runtime printCgoTraceback): no file line follows.
+          this.frameList.push(this.host.frames.frame('non-Go function', '', '', 0, false));
+          return true;
+        }
+        break;
+      default:
+    }
+    if (line === 'goroutine running on other thread; stack unavailable') return this.unavailable();
+    const a = callArgsStart(line);
+    if (a > 0) {
+      this.callLine = line;
+      this.callArgs = a;
+      this.callInlined = isInlinedCall(line, a);
+      this.callNo = no;
+      this.state = FILE_LINE;
+      // The goroutine writing a debug=2 dump is printed first: dumps appended to one file split here
+      // even when its id is new (each `curl …?debug=2 >> f` is served by a new handler goroutine).
+      if (this.frameList.length === 0 && this.g!.state === 'running' && line.startsWith('runtime/pprof.writeGoroutine')) {
+        const b = this.host.dumpStart(this.g!.id, this.gLine);
+        if (b) this.target = b;
+      }
+      return true;
+    }
+    // Hex words of a corrupt-stack report: `stack: frame={sp:…}`, `0x00c000…:  0x…  0x…`.
+    if (line.startsWith('stack: frame={') || (c === 48 && line.startsWith('0x') && line.includes(': '))) return true;
+    // A cgo symbolizer's frame (printOneCgoTraceback): a C name without arguments (or `non-Go
+    // function`), then `\t<file>:<line> pc=0x…`. Decided by the next line.
+    if (line === 'non-Go function' || /^[\w.$@]+$/.test(line)) {
+      this.callLine = line;
+      this.callArgs = line.length;
+      this.callNo = no;
+      this.state = C_FILE;
+      return true;
+    }
+    // Not traceback text: the dump ended here (or other output interrupted it).
+    this.finish(no, this.g!.frames.length === 0 && !this.g!.creator && !this.g!.flags?.stackUnavailable ? `line ${no} is not a frame` : undefined);
+    return this.idle(line, no);
+  }
+
+  private file(line: string, no: number): boolean {
+    // Every goroutine of a group repeats the same file lines: the frame a line completed last time
+    // is reused when the call matches, skipping the parse and the interning.
+    const hit = this.lineFrames.get(line);
+    if (
+      hit !== undefined && hit.inlined === this.callInlined && hit.func.length === this.callArgs &&
+      this.callLine.startsWith(hit.func)
+    ) {
+      this.frameList.push(hit);
+      this.state = CALL;
+      return true;
+    }
+    if (isFileLine(line)) {
+      const func = this.callFunc;
+      const f = this.host.frames.frame(func, pkgOf(func, FILE.file), FILE.file, FILE.line, this.callInlined);
+      this.frameList.push(f);
+      // ` fp=0x… sp=0x…` make every line unique: not worth remembering.
+      if (line.indexOf(' fp=', FILE.end) < 0) {
+        if (this.lineFrames.size >= LINE_CACHE) this.lineFrames.clear();
+        this.lineFrames.set(line, f);
+      }
+      this.state = CALL;
+      return true;
+    }
+    this.pushFrame(this.callFunc, '', 0, this.callInlined);
+    this.finish(no, `no file line after '${this.callFunc}' (line ${this.callNo})`);
+    return this.idle(line, no);
+  }
+
+  private cFile(line: string, no: number): boolean {
+    if (line.charCodeAt(0) === TAB && line.includes('pc=0x')) {
+      const ok = parseFileLine(line);
+      this.frameList.push(this.host.frames.frame(this.callLine, '', ok ? FILE.file : '', ok ? FILE.line : 0, false));
+      this.state = CALL;
+      return true;
+    }
+    // The held line was not a C frame but text after the goroutine (`FAIL`, `PASS`).
+    this.finish(no);
+    return this.idle(line, no);
+  }
+
+  private created(line: string): void {
+    const c = parseCreatedBy(line);
+    this.creatorFunc = c.func;
+    this.creatorId = c.id;
+    this.state = CREATOR_FILE;
+  }
+
+  private creatorFile(line: string, no: number): boolean {
+    const ok = isFileLine(line);
+    this.setCreator(ok ? FILE.file : '', ok ? FILE.line : 0);
+    if (ok) {
+      this.state = AFTER_CREATOR;
+      return true;
+    }
+    this.target?.warn({ severity: 'warning', code: 'unparsed-line', line: no, message: `line ${no}: expected the file line of 'created by ${this.creatorFunc}'` });
+    this.state = AFTER_CREATOR;
+    return this.afterCreator(line, no);
+  }
+
+  private setCreator(file: string, line: number): void {
+    if (this.inAncestor) return; // an ancestor's creator: the ancestor blocks name it again
+    const f = this.creatorFunc;
+    this.g!.creator = this.creatorId === undefined
+      ? { func: f, pkg: pkgOf(f, file), file, line }
+      : { func: f, pkg: pkgOf(f, file), file, line, goroutineId: this.creatorId };
+  }
+
+  private afterCreator(line: string, no: number): boolean {
+    if (line.startsWith('[originating from goroutine ')) return this.ancestor(line);
+    this.finish(no);
+    return line.length === 0 ? true : this.idle(line, no);
+  }
+
+  /** `[originating from goroutine 24]:` (GODEBUG=tracebackancestors): the creator's stack follows. */
+  private ancestor(line: string): boolean {
+    const id = parseInt(line.slice(28), 10);
+    const a: AncestorStack = { goroutineId: id >= 0 ? id : 0, frames: [] };
+    (this.g!.ancestors ??= []).push(a);
+    this.frameList = a.frames;
+    this.inAncestor = true;
+    this.state = CALL;
+    return true;
+  }
+
+  private unavailable(): boolean {
+    const g = this.g!;
+    g.flags = { ...g.flags, stackUnavailable: true };
+    g.partial = true;
+    return true;
+  }
+
+  private begin(h: Header, no: number): boolean {
+    this.start(h.id, h.state, h, no);
+    this.state = CALL;
+    return true;
+  }
+
+  private start(id: number | undefined, state: string, h: Header | undefined, no: number): void {
+    const b = this.host.goroutine(id, no);
+    let flags: GroupFlags | undefined = h?.flags;
+    if (b && b.goroutines === 0 && (state === 'running' || id === undefined)) {
+      const k = b.header.headline?.kind;
+      if (k !== undefined && CRASH_KINDS.has(k)) flags = { ...flags, crashed: true };
+    }
+    const g: GoroutineRecord = { state, waitKind: 'unknown', frames: [] };
+    if (id !== undefined) g.id = id;
+    if (flags) g.flags = flags;
+    if (h?.waitMinutes !== undefined) g.waitMinutes = h.waitMinutes;
+    if (h?.labels) g.labels = h.labels;
+    this.g = g;
+    this.target = b;
+    this.gLine = no;
+    this.frameList = g.frames;
+    this.inAncestor = false;
+  }
+
+  private pushFrame(func: string, file: string, line: number, inlined: boolean): void {
+    this.frameList.push(this.host.frames.frame(func, pkgOf(func, file), file, line, inlined));
+  }
+
+  /** The goroutine is complete (or cut short: `problem`); add it to its snapshot. */
+  private finish(no: number, problem?: string): void {
+    const g = this.g;
+    if (!g) return;
+    this.g = undefined;
+    this.inAncestor = false;
+    g.waitKind = classifyWait(g.state, g.frames, 'debug2');
+    if (problem !== undefined) {
+      g.partial = true;
+      this.target?.warn({
+        severity: 'warning',
+        code: 'partial-goroutine',
+        line: no,
+        message: `goroutine ${g.id ?? '(no header)'} (line ${this.gLine}) is cut short: ${problem}; kept as partial`,
+      });
+    }
+    if (this.target) this.host.add(this.target, g);
+    this.target = undefined;
+  }
+
+  /**
+   * The input ended. Adds the goroutine being read; returns where the input cut it, if it did: in
+   * the middle of a frame, or after a frame no complete stack ends with (neither `created by` nor
+   * `main.main`, `runtime.goexit`…), or anywhere when the caller knows the input was cut (`inputCut`).
+   */
+  end(no: number, inputCut = false): Cut | undefined {
+    const g = this.g;
+    const b = this.target;
+    let what: string | undefined;
+    if (g) {
+      const last = g.frames[g.frames.length - 1];
+      if (this.state === FILE_LINE) {
+        this.pushFrame(this.callFunc, '', 0, this.callInlined);
+        what = `after '${this.callFunc}' without its file line`;
+      } else if (this.state === CREATOR_FILE) {
+        this.setCreator('', 0);
+        what = `after 'created by ${this.creatorFunc}' without its file line`;
+      } else if (this.state === CALL && !this.inAncestor && !g.creator && !g.flags?.stackUnavailable && !g.elidedFrames) {
+        if (!last) what = 'before its first frame';
+        else if (!BOTTOMS.has(last.func)) what = `after '${last.func}', which no complete stack ends with`;
+      }
+      if (what === undefined && inputCut) what = 'where the input was cut off';
+      this.finish(no, what === undefined ? undefined : `the input ends ${what}`);
+    }
+    this.state = IDLE;
+    return what !== undefined && b ? { builder: b, what: `inside goroutine ${g!.id ?? '(no header)'} (line ${this.gLine}), ${what}` } : undefined;
+  }
+}
