@@ -1,0 +1,117 @@
+/** What rules and detectors produce before merging, and how a candidate becomes a `Finding`. */
+import type { Analysis, AnalyzedGroup, SiteFrame } from '../analyze/types.js';
+import type { RaceReport } from '../model/dump.js';
+import { describe, evidenceGroup, render, templateVars } from './evidence.js';
+import { num, pct, shortFunc, siteOf, siteText, waitText } from './frames.js';
+import type { LinkGraph } from './links.js';
+import type { Finding, Rule, Severity } from './types.js';
+
+/** A rule with the pack it came from. */
+export interface ResolvedRule extends Rule {
+  readonly pack: string;
+}
+
+export interface Candidate {
+  readonly rule: ResolvedRule;
+  /** The root group; undefined for findings about the process (crash headline, race report). */
+  readonly root?: AnalyzedGroup;
+  /** Further root groups (both sides of a lock cycle). */
+  readonly roots: AnalyzedGroup[];
+  readonly consequences: AnalyzedGroup[];
+  readonly related: AnalyzedGroup[];
+  /** Groups folded in by the rule's `with` (shown as related, not counted by `minGoroutines`). */
+  readonly companions?: AnalyzedGroup[];
+  /** Chosen by a detector; selects `rule.variants[variant]`. */
+  readonly variant?: string;
+  readonly facts: string[];
+  /** Extra template variables. */
+  readonly vars: Record<string, string>;
+  /** The root came from following a waiter down to what it waits for. */
+  readonly rerooted?: boolean;
+  /** Set by a detector to bypass `levels`. */
+  readonly severity?: Severity;
+  readonly confidence?: Finding['confidence'];
+  readonly goroutines?: number;
+  readonly location?: Finding['location'];
+  readonly stack?: SiteFrame[];
+}
+
+export interface RuleContext {
+  readonly analysis: Analysis;
+  readonly graph: LinkGraph;
+  readonly races: readonly RaceReport[];
+  /** A detector parameter from the rule's `params`, or the default (also when of another type). */
+  param<T extends number | string | boolean>(rule: ResolvedRule, name: string, dflt: T): T;
+}
+
+/**
+ * Code for what one-group matching cannot decide. `find` produces candidates (for a rule without
+ * `match`, or from the matched ones when given); `refine` classifies or drops one matched candidate.
+ */
+export interface Detector {
+  readonly description: string;
+  /** Template variables the detector adds (beyond `templateVars`): rules may use `{name}` for these. */
+  readonly vars?: readonly string[];
+  find?(ctx: RuleContext, rule: ResolvedRule, matched?: Candidate[]): Candidate[];
+  refine?(ctx: RuleContext, rule: ResolvedRule, c: Candidate): Candidate | null;
+}
+
+export function candidate(rule: ResolvedRule, root: AnalyzedGroup | undefined, extra: Partial<Candidate> = {}): Candidate {
+  return { rule, root, roots: [], consequences: [], related: [], facts: [], vars: {}, ...extra };
+}
+
+const CONFIDENCE: Record<Severity, NonNullable<Finding['confidence']>> = { error: 'high', warning: 'medium', info: 'low' };
+
+export function finishCandidate(c: Candidate & { severity: Severity }, a: Analysis): Finding {
+  const rule = c.rule;
+  const variant = c.variant ? rule.variants?.[c.variant] : undefined;
+  const groups = [
+    ...(c.root ? [evidenceGroup(c.root, 'root')] : []),
+    ...c.roots.map((g) => evidenceGroup(g, 'root')),
+    ...c.consequences.map((g) => evidenceGroup(g, 'consequence')),
+    ...c.related.map((g) => evidenceGroup(g, 'related')),
+    ...(c.companions ?? []).map((g) => evidenceGroup(g, 'related')),
+  ];
+  const goroutines = c.goroutines !== undefined && !c.root ? c.goroutines : groups.reduce((n, g) => n + g.count, 0);
+  const base = c.root ? templateVars(a, c.root, c.consequences, goroutines, groups.length) : { goroutines: num(goroutines), total: num(a.total) };
+  const vars: Record<string, string> = { ...base, ...c.vars };
+  if (rule.aggregate && c.root) {
+    const matched = [c.root, ...c.related].reduce((n, g) => n + g.count, 0);
+    vars.count = num(matched);
+    vars.share = pct(a.total ? matched / a.total : 0);
+  }
+  const site = c.root ? siteOf(c.root) : undefined;
+  return {
+    ruleId: rule.id,
+    severity: c.severity,
+    title: render(variant?.title ?? rule.title, vars),
+    explanation: render(variant?.explanation ?? rule.explanation, vars),
+    evidence: {
+      groups,
+      goroutines,
+      stack: c.stack ?? c.root?.frames ?? [],
+      facts: [...(c.root ? rootFacts(c, a) : []), ...c.facts],
+    },
+    cause: render(variant?.cause ?? rule.cause, vars),
+    fix: render(variant?.fix ?? rule.fix, vars),
+    ...(c.location ? { location: c.location } : site ? { location: { file: site.file, line: site.line, func: site.func } } : {}),
+    snapshot: { source: a.snapshot.source, index: a.snapshot.index },
+    category: rule.category,
+    confidence: c.confidence ?? CONFIDENCE[c.severity],
+    pack: rule.pack,
+  };
+}
+
+function rootFacts(c: Candidate, a: Analysis): string[] {
+  const g = c.root!;
+  const out: string[] = [];
+  const state = g.states[0] || g.waitKind;
+  out.push(`${num(g.count)} of ${num(a.total)} goroutines (${pct(g.share)}) [${state}] at ${siteText(siteOf(g))}`);
+  if (g.wait) out.push(`waiting ${waitText(g.wait)} (${num(g.wait.stamped)} of ${num(g.count)} printed a wait time)`);
+  if (g.creator) out.push(`created by ${shortFunc(g.creator.func)} at ${siteText(g.creator)}`);
+  for (const r of c.roots) out.push(`also root: ${describe(r)}`);
+  for (const q of c.consequences) out.push(`consequence: ${describe(q)}`);
+  if (c.rule.aggregate) for (const r of c.related) out.push(`with: ${describe(r)}`);
+  for (const r of c.companions ?? []) out.push(`with: ${describe(r)}`);
+  return out;
+}

@@ -1,0 +1,22 @@
+/** Named detectors a data rule can enable with `detector: <name>`; their thresholds come from `params`. */
+import type { Detector } from '../candidate.js';
+import { cascadeDetector } from '../cascade.js';
+import { crashDetector, mapCrashDetector } from './crash.js';
+import { orphanWaitDetector } from './joins.js';
+import { lockOrderDetector } from './locks.js';
+import { poolDetector } from './pool.js';
+import { raceDetector } from './race.js';
+import { longParkDetector, loopsDetector, proportionalDetector } from './scale.js';
+
+export const DETECTORS: Readonly<Record<string, Detector>> = {
+  cascade: cascadeDetector,
+  pool: poolDetector,
+  'lock-order': lockOrderDetector,
+  'orphan-wait': orphanWaitDetector,
+  'map-crash': mapCrashDetector,
+  crash: crashDetector,
+  race: raceDetector,
+  proportional: proportionalDetector,
+  loops: loopsDetector,
+  'long-park': longParkDetector,
+};

@@ -1,0 +1,34 @@
+/**
+ * `orphan-wait`: a group parked in `WaitGroup.Wait` (or errgroup/conc Wait) while no goroutine it
+ * could be waiting for exists any more — nothing started by the waiting function (its `created by`
+ * or closures) is in the dump. Some goroutine returned without `Done()`: the wait can never end.
+ * Only decided where creators are printed (debug=2): elsewhere `go worker()` children are invisible.
+ * A waiter whose children are all alive and idle (workers in their loops) is `variant: live`: waiting
+ * for live goroutines is what Wait is for. Stuck children are left to the cascade (the root is them).
+ */
+import type { AnalyzedGroup } from '../../analyze/types.js';
+import type { Detector } from '../candidate.js';
+import { enclosing, isClosure, isJoinWaiter, looksStuck } from '../frames.js';
+
+/** Groups that some function on `g`'s stack could have started (by `created by` or by closure). */
+export function possibleChildren(g: AnalyzedGroup, groups: readonly AnalyzedGroup[]): AnalyzedGroup[] {
+  const mine = new Set(g.frames.filter((f) => f.origin === 'user' || f.origin === 'dependency').map((f) => f.func));
+  return groups.filter(
+    (h) =>
+      h !== g &&
+      ((h.creator !== undefined && mine.has(h.creator.func)) ||
+        h.frames.some((f) => isClosure(f.func) && mine.has(enclosing(f.func)) && !mine.has(f.func))),
+  );
+}
+
+export const orphanWaitDetector: Detector = {
+  description: 'join waiters: no child left = `variant: orphan` (a missing Done); only idle live children = `variant: live`',
+  refine(ctx, _rule, c) {
+    const g = c.root;
+    if (!g || !isJoinWaiter(g)) return c;
+    const kids = [...ctx.graph.childrenOf(g).map((e) => e.child), ...possibleChildren(g, ctx.analysis.groups)];
+    if (kids.length) return kids.some(looksStuck) ? c : { ...c, variant: 'live' };
+    if (ctx.analysis.snapshot.format !== 'debug2') return c;
+    return { ...c, variant: 'orphan', facts: [...c.facts, 'no goroutine started by the waiting code is left in the dump'] };
+  },
+};

@@ -1,0 +1,112 @@
+/**
+ * Detectors about how groups compare with the rest of the snapshot.
+ * - `proportional`: several big groups with (nearly) the same count are per-object workers that scale
+ *   together (N consumers × 5 goroutines each): worth one info finding, and a reason to call a big
+ *   loop group "proportional" rather than runaway.
+ * - `loops`: marks a candidate `variant: proportional` when its group belongs to such a set.
+ * - `long-park`: keeps a candidate only when its group has waited far longer than the other parked
+ *   goroutines (wait minutes are stamped at GC, so a long wait alone is weak evidence).
+ */
+import type { Analysis, AnalyzedGroup } from '../../analyze/types.js';
+import { candidate, type Detector, type ResolvedRule, type RuleContext } from '../candidate.js';
+import { isJoinWaiter, isParked, num } from '../frames.js';
+
+const memo = new WeakMap<Analysis, Map<string, AnalyzedGroup[][]>>();
+
+/** Sets of ≥ minGroups groups of ≥ minCount goroutines whose counts lie within `tolerance` of the largest. */
+export function proportionalSets(a: Analysis, minCount: number, minGroups: number, tolerance: number): AnalyzedGroup[][] {
+  const k = `${minCount}|${minGroups}|${tolerance}`;
+  const cached = memo.get(a)?.get(k);
+  if (cached) return cached;
+  const big = a.groups.filter((g) => g.count >= minCount).sort((x, y) => y.count - x.count);
+  const sets: AnalyzedGroup[][] = [];
+  let i = 0;
+  while (i < big.length) {
+    let j = i + 1;
+    while (j < big.length && big[j].count >= big[i].count * (1 - tolerance)) j++;
+    if (j - i >= minGroups) sets.push(big.slice(i, j));
+    i = j;
+  }
+  if (!memo.has(a)) memo.set(a, new Map());
+  memo.get(a)!.set(k, sets);
+  return sets;
+}
+
+/**
+ * Proportional sets minus cascade chains: a child stuck under a WaitGroup parent has the parent's
+ * count by construction, which makes a chain, not a family of independent per-object goroutines.
+ */
+function setsFor(ctx: RuleContext, rule: ResolvedRule): AnalyzedGroup[][] {
+  const minGroups = ctx.param(rule, 'minGroups', 3);
+  const sets = proportionalSets(ctx.analysis, ctx.param(rule, 'minCount', 100), minGroups, ctx.param(rule, 'tolerance', 0.02));
+  return sets
+    .map((list) => {
+      const set = new Set(list);
+      return list.filter(
+        (g) =>
+          !ctx.graph.parentsOf(g).some((e) => set.has(e.parent) && isJoinWaiter(e.parent)) &&
+          !(isJoinWaiter(g) && ctx.graph.childrenOf(g).some((e) => set.has(e.child))),
+      );
+    })
+    .filter((set) => set.length >= minGroups);
+}
+
+export const proportionalDetector: Detector = {
+  description: 'several big groups with nearly equal counts: per-object workers that scale together',
+  vars: ['setSize', 'each'],
+  find(ctx, rule) {
+    return setsFor(ctx, rule).map((set) => {
+      const [root, ...related] = set;
+      const goroutines = set.reduce((n, g) => n + g.count, 0);
+      return candidate(rule, root, {
+        related,
+        goroutines,
+        vars: { setSize: String(set.length), each: `~${num(Math.round(goroutines / set.length))}` },
+        facts: [`${set.length} groups of ${set.map((g) => num(g.count)).join(', ')} goroutines`],
+      });
+    });
+  },
+};
+
+const members = new WeakMap<RuleContext, Map<string, Set<AnalyzedGroup>>>();
+
+/** Every group of every proportional set of this rule's params, once per run. */
+function memberSet(ctx: RuleContext, rule: ResolvedRule): Set<AnalyzedGroup> {
+  let byRule = members.get(ctx);
+  if (!byRule) members.set(ctx, (byRule = new Map()));
+  let set = byRule.get(rule.id);
+  if (!set) byRule.set(rule.id, (set = new Set(setsFor(ctx, rule).flat())));
+  return set;
+}
+
+export const loopsDetector: Detector = {
+  description: 'marks a loop group that scales with others (params of `proportional`) as `variant: proportional`',
+  refine(ctx, rule, c) {
+    if (!c.root) return c;
+    return memberSet(ctx, rule).has(c.root) ? { ...c, variant: 'proportional' } : c;
+  },
+};
+
+function median(xs: number[]): number {
+  if (!xs.length) return 0;
+  const s = xs.slice().sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+export const longParkDetector: Detector = {
+  description: 'keeps groups parked at least `factor` × longer than the median of the other parked groups',
+  vars: ['typical'],
+  refine(ctx, rule, c) {
+    const g = c.root;
+    if (!g?.wait) return null;
+    const others = ctx.analysis.groups.filter((x) => x !== g && isParked(x)).map((x) => x.wait?.max ?? 0);
+    const typical = median(others);
+    const factor = ctx.param(rule, 'factor', 3);
+    if (g.wait.min < factor * typical) return null;
+    return {
+      ...c,
+      vars: { ...c.vars, typical: `${typical} minute${typical === 1 ? '' : 's'}` },
+      facts: [...c.facts, `other parked goroutines: median wait ${typical} minutes`],
+    };
+  },
+};

@@ -1,0 +1,218 @@
+/**
+ * The rule engine: data rules match groups, named detectors find what matching cannot, cascades
+ * attach the goroutines waiting behind a root, and one pass merges everything into findings with one
+ * root each — most severe first.
+ */
+import type { Analysis, AnalyzedGroup } from '../analyze/types.js';
+import type { RaceReport } from '../model/dump.js';
+import { union, withCascade } from './cascade.js';
+import { isLeaked, matchGroup, matchWhen, re, type FindingFacts } from './match.js';
+import { LinkGraph } from './links.js';
+import { siteOf } from './frames.js';
+import { finishCandidate, type Candidate, type Detector, type ResolvedRule, type RuleContext } from './candidate.js';
+import type { Finding, Severity, Suppression } from './types.js';
+
+/** Categories whose findings own their groups: one root per group across them. */
+const CLAIMING = new Set(['leak', 'contention', 'deadlock', 'resource']);
+
+export const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+
+export interface EngineInput {
+  readonly analysis: Analysis;
+  readonly rules: readonly ResolvedRule[];
+  readonly detectors: Readonly<Record<string, Detector>>;
+  readonly suppress?: readonly Suppression[];
+  readonly races?: readonly RaceReport[];
+}
+
+export function runEngine(input: EngineInput): Finding[] {
+  const { analysis: a } = input;
+  const ctx: RuleContext = {
+    analysis: a,
+    graph: new LinkGraph(a),
+    races: input.races ?? [],
+    param: (rule, name, dflt) => {
+      const v = rule.params?.[name];
+      return (typeof v === typeof dflt ? v : dflt) as typeof dflt;
+    },
+  };
+  let cands: Candidate[] = [];
+  for (const rule of input.rules) {
+    if (rule.enabled === false) continue;
+    const names = rule.detector === undefined ? [] : Array.isArray(rule.detector) ? rule.detector : [rule.detector];
+    const dets = names.map((n) => {
+      const d = input.detectors[n];
+      if (!d) throw new Error(`rule ${rule.id}: unknown detector ${n}`);
+      return d;
+    });
+    let found: Candidate[] = rule.match ? matchRule(ctx, rule) : [];
+    for (const d of dets) {
+      if (d.find) found = rule.match ? d.find(ctx, rule, found) : [...found, ...d.find(ctx, rule)];
+      if (d.refine) found = found.map((c) => d.refine!(ctx, rule, c)).filter((c): c is Candidate => c !== null);
+    }
+    if (rule.cascade) found = found.map((c) => withCascade(ctx.graph, c));
+    if (rule.with) found = found.map((c) => withCompanions(ctx, rule, c));
+    cands.push(...found);
+  }
+  cands = suppress(cands, input.suppress ?? []);
+  const scored = cands
+    .map((c) => score(c, a))
+    .filter((c): c is Candidate & { severity: Severity } => c !== null);
+  return dedupe(mergeByRoot(scored)).map((c) => finishCandidate(c, a));
+}
+
+function matchRule(ctx: RuleContext, rule: ResolvedRule): Candidate[] {
+  const a = ctx.analysis;
+  const hits = a.groups.filter((g) => matchGroup(rule.match!, g, a));
+  if (!hits.length) return [];
+  if (rule.aggregate) {
+    const [root, ...related] = hits;
+    return [{ rule, root, roots: [], consequences: [], related, facts: [], vars: {} }];
+  }
+  return hits.map((root) => ({ rule, root, roots: [], consequences: [], related: [], facts: [], vars: {} }));
+}
+
+function withCompanions(ctx: RuleContext, rule: ResolvedRule, c: Candidate): Candidate {
+  const a = ctx.analysis;
+  const taken = new Set([c.root, ...c.roots, ...c.consequences, ...c.related]);
+  const companions = a.groups.filter((g) => !taken.has(g) && matchGroup(rule.with!, g, a));
+  return { ...c, companions };
+}
+
+function suppressed(s: Suppression, g: AnalyzedGroup): boolean {
+  if (s.group !== undefined && g.id !== s.group && g.key !== s.group) return false;
+  if (s.func !== undefined && !g.frames.some((f) => re(s.func!).test(f.func))) return false;
+  if (s.file !== undefined && !g.frames.some((f) => re(s.file!).test(f.file))) return false;
+  if (s.site !== undefined) {
+    const site = siteOf(g);
+    if (!site || !re(s.site).test(site.func)) return false;
+  }
+  return true;
+}
+
+/** Drop suppressed groups; a finding whose root is suppressed goes (an aggregate keeps the rest). */
+function suppress(cands: Candidate[], list: readonly Suppression[]): Candidate[] {
+  if (!list.length) return cands;
+  const out: Candidate[] = [];
+  for (const c of cands) {
+    const rules = list.filter((s) => s.rule === undefined || s.rule === c.rule.id);
+    const hit = (g: AnalyzedGroup) => rules.some((s) => suppressed(s, g));
+    let { root, related } = c;
+    related = related.filter((g) => !hit(g));
+    if (root && hit(root)) {
+      if (!c.rule.aggregate || !related.length) continue;
+      [root, ...related] = related;
+    }
+    out.push({
+      ...c,
+      root,
+      related,
+      consequences: c.consequences.filter((g) => !hit(g)),
+      companions: c.companions?.filter((g) => !hit(g)),
+    });
+  }
+  return out;
+}
+
+/** Decide severity and variant text; drop candidates whose `require` fails. */
+function score(c: Candidate, a: Analysis): (Candidate & { severity: Severity }) | null {
+  const rule = c.rule;
+  const all = [...(c.root ? [c.root] : []), ...c.roots, ...c.consequences, ...c.related, ...(c.companions ?? [])];
+  const goroutines = c.goroutines ?? all.reduce((n, g) => n + g.count, 0);
+  if (!c.root) return { ...c, goroutines, severity: c.severity ?? rule.severity };
+  const facts: FindingFacts = {
+    root: c.root,
+    consequences: c.consequences.reduce((n, g) => n + g.count, 0),
+    goroutines: [c.root, ...c.roots, ...c.related].reduce((n, g) => n + g.count, 0),
+    variant: c.variant,
+  };
+  if (rule.require && !matchWhen(rule.require, facts, a)) return null;
+  let severity: Severity = c.severity ?? rule.severity;
+  if (!c.severity) {
+    for (const l of rule.levels ?? []) {
+      if (matchWhen(l.when, facts, a)) {
+        severity = l.severity;
+        break;
+      }
+    }
+  }
+  const v = c.variant ? rule.variants?.[c.variant] : undefined;
+  if (v?.omit) return null;
+  if (v?.severity) severity = v.severity;
+  return { ...c, goroutines, severity, confidence: c.confidence ?? (isLeaked(c.root, a) ? 'certain' : undefined) };
+}
+
+/** Several rules (or a re-rooted waiter rule) landing on one root become one finding. */
+function mergeByRoot<C extends Candidate & { severity: Severity }>(cands: C[]): C[] {
+  const byRoot = new Map<string, C>();
+  const out: C[] = [];
+  for (const c of cands) {
+    if (!c.root || c.rule.aggregate) {
+      out.push(c);
+      continue;
+    }
+    const prev = byRoot.get(c.root.id);
+    if (!prev) {
+      byRoot.set(c.root.id, c);
+      continue;
+    }
+    const primary = better(prev, c) ? prev : c;
+    const other = primary === prev ? c : prev;
+    const severity = SEVERITY_RANK[other.severity] < SEVERITY_RANK[primary.severity] ? other.severity : primary.severity;
+    byRoot.set(c.root.id, {
+      ...primary,
+      severity,
+      consequences: union(primary.consequences, other.consequences),
+      related: union(primary.related, other.related),
+      goroutines: Math.max(primary.goroutines ?? 0, other.goroutines ?? 0),
+    });
+  }
+  return [...out, ...byRoot.values()];
+}
+
+/** The rule that matched the root itself describes it better than one re-rooted onto it. */
+function better(a: Candidate & { severity: Severity }, b: Candidate & { severity: Severity }): boolean {
+  if (!!a.rerooted !== !!b.rerooted) return !a.rerooted;
+  if (a.variant !== b.variant) return !a.variant;
+  return SEVERITY_RANK[a.severity] <= SEVERITY_RANK[b.severity];
+}
+
+/** Most severe first; a group named as root or consequence of a finding is not the root of another. */
+function dedupe<C extends Candidate & { severity: Severity }>(cands: C[]): C[] {
+  const sorted = [...cands.filter((c) => !c.rule.fallback).sort(order), ...cands.filter((c) => c.rule.fallback).sort(order)];
+  const claimed = new Set<string>();
+  const out: C[] = [];
+  for (const c of sorted) {
+    if (!c.root || c.rule.category === 'crash' || c.rule.category === 'race') {
+      out.push(c);
+      continue;
+    }
+    if (claimed.has(c.root.id)) continue;
+    if (!CLAIMING.has(c.rule.category)) {
+      // `info` findings (proportional sets) say something new only about groups nothing else explains.
+      if (!c.related.some((g) => claimed.has(g.id))) out.push(c);
+      continue;
+    }
+    const keep = (g: AnalyzedGroup) => !claimed.has(g.id) && g !== c.root;
+    const next = {
+      ...c,
+      consequences: c.consequences.filter(keep),
+      related: c.related.filter(keep),
+      roots: c.roots.filter(keep),
+      companions: c.companions?.filter(keep),
+    };
+    for (const g of [next.root!, ...next.roots, ...next.consequences, ...(next.companions ?? [])]) claimed.add(g.id);
+    if (c.rule.aggregate) for (const g of next.related) claimed.add(g.id);
+    out.push(next);
+  }
+  return out.sort(order);
+}
+
+export function order(a: Candidate & { severity: Severity }, b: Candidate & { severity: Severity }): number {
+  return (
+    SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] ||
+    (b.goroutines ?? 0) - (a.goroutines ?? 0) ||
+    a.rule.id.localeCompare(b.rule.id) ||
+    (a.root?.id ?? '').localeCompare(b.root?.id ?? '')
+  );
+}

@@ -1,0 +1,90 @@
+/** Evidence and template variables of a finding, from its groups. */
+import type { Analysis, AnalyzedGroup } from '../analyze/types.js';
+import { isJoinWaiter, num, pct, shortFunc, siteOf, siteText, waitText } from './frames.js';
+import type { EvidenceGroup } from './types.js';
+
+export type Role = EvidenceGroup['role'];
+
+export function evidenceGroup(g: AnalyzedGroup, role: Role): EvidenceGroup {
+  const s = siteOf(g);
+  return {
+    id: g.id,
+    count: g.count,
+    share: g.share,
+    waitKind: g.waitKind,
+    state: g.states[0] ?? '',
+    ...(s ? { site: { func: s.func, file: s.file, line: s.line } } : {}),
+    ...(g.wait ? { wait: { min: g.wait.min, max: g.wait.max } } : {}),
+    role,
+  };
+}
+
+const JOIN_FUNC = /(WaitGroup|errgroup\.\(\*Group\)|Pool)\)?\.Wait$/;
+
+/** "300 goroutines in errgroup.(*Group).Wait from proxy.(*Store).listAndWatch (proxy_store.go:116)" */
+export function describe(g: AnalyzedGroup): string {
+  const s = siteOf(g);
+  const n = `${num(g.count)} goroutine${g.count === 1 ? '' : 's'}`;
+  const where = s ? `${shortFunc(s.func)} (${siteText(s)})` : 'an unknown site';
+  if (isJoinWaiter(g)) {
+    // The outermost join is the one the program called (errgroup.Wait over its WaitGroup.Wait).
+    const join = [...g.frames].reverse().find((f) => JOIN_FUNC.test(f.func));
+    if (join) return `${n} in ${shortFunc(join.func)} from ${where}`;
+  }
+  const state = g.states[0] || g.waitKind;
+  return `${n} [${state}] at ${where}`;
+}
+
+/** Variables every template may use; detectors add their own. */
+export function templateVars(
+  a: Analysis,
+  root: AnalyzedGroup,
+  consequences: readonly AnalyzedGroup[],
+  goroutines: number,
+  groups: number,
+): Record<string, string> {
+  const s = siteOf(root);
+  const cons = consequences.reduce((n, g) => n + g.count, 0);
+  const wait = waitText(root.wait);
+  // A parent group can hold waiters for healthy siblings too (egWait: 300 behind the leak + 80 live).
+  const consList = consequences
+    .map((g) => (g.count > root.count ? `${describe(g)} (${num(root.count)} of them behind these)` : describe(g)))
+    .join('; ');
+  return {
+    count: num(root.count),
+    rootCount: num(root.count),
+    goroutines: num(goroutines),
+    total: num(a.total),
+    share: pct(root.share),
+    groups: String(groups),
+    site: siteText(s),
+    func: s ? shortFunc(s.func) : 'an unknown function',
+    fullFunc: s?.func ?? '',
+    file: s?.file ?? '',
+    line: s ? String(s.line) : '',
+    state: root.states[0] || root.waitKind,
+    waitKind: root.waitKind,
+    wait: wait || 'less than a minute (or unstamped)',
+    waitClause: wait ? `, parked for ${wait}` : '',
+    creator: root.creator ? `${shortFunc(root.creator.func)} (${siteText(root.creator)})` : 'an unknown site',
+    createdBy: root.creator ? ` started by ${shortFunc(root.creator.func)} (${siteText(root.creator)})` : '',
+    consequences: num(cons),
+    consequenceList: consList,
+    cascade: consequences.length
+      ? ` Behind them, ${consList} ${consequences.length === 1 && consequences[0].count === 1 ? 'waits' : 'wait'} for them to finish, so they leak too.`
+      : '',
+  };
+}
+
+/** Replace `{name}`; unknown names are left visible so a typo in a rule shows in its output. */
+export function render(template: string, vars: Readonly<Record<string, string>>): string {
+  return template
+    .replace(/\{([A-Za-z][A-Za-z0-9]*)\}/g, (m, k: string) => (k in vars ? vars[k] : m))
+    .replace(/(^|[^\d,.])1 goroutines\b/g, '$11 goroutine')
+    .trim();
+}
+
+/** Placeholders a template uses (for the test that every built-in template is fully bound). */
+export function placeholders(template: string): string[] {
+  return [...template.matchAll(/\{([A-Za-z][A-Za-z0-9]*)\}/g)].map((m) => m[1]);
+}

@@ -1,0 +1,141 @@
+/** Reading Go function names and stacks the way a person does: closures, enclosing functions, sites. */
+import type { AnalyzedGroup, SiteFrame } from '../analyze/types.js';
+import type { Frame } from '../model/dump.js';
+
+/** `.func3`, `.func1.2`, `.gowrap1`, `.func·001` (Go ≤ 1.4), `-fm` method values, `.1` (Go < 1.22 nested). */
+const CLOSURE_SUFFIX = /(\.(func\d+|gowrap\d+|func·\d+|\d+)|-fm)$/;
+
+export function isClosure(func: string): boolean {
+  return CLOSURE_SUFFIX.test(func);
+}
+
+/** `pkg.(*Store).listAndWatch.func3` → `pkg.(*Store).listAndWatch`; non-closures are returned as is. */
+export function enclosing(func: string): string {
+  let f = func;
+  while (CLOSURE_SUFFIX.test(f)) f = f.replace(CLOSURE_SUFFIX, '');
+  return f;
+}
+
+/** Last path element and after: `example.com/x/pkg/stores/proxy.(*Store).watch.func1` → `proxy.(*Store).watch.func1`. */
+export function shortFunc(func: string): string {
+  const slash = func.lastIndexOf('/', func.indexOf('(') >= 0 ? func.indexOf('(') : func.length);
+  return slash >= 0 ? func.slice(slash + 1) : func;
+}
+
+/** Base name of a file path (either separator). */
+export function baseName(file: string): string {
+  const i = Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\'));
+  return i >= 0 ? file.slice(i + 1) : file;
+}
+
+/** `proxy_store.go:49` */
+export function siteText(f: Pick<Frame, 'file' | 'line'> | undefined): string {
+  if (!f) return 'an unknown site';
+  return f.line > 0 ? `${baseName(f.file)}:${f.line}` : baseName(f.file) || 'an unknown site';
+}
+
+/** The frame a finding points at: the blocking site, else the first non-runtime frame, else the leaf. */
+export function siteOf(g: AnalyzedGroup): SiteFrame | undefined {
+  return g.blockingSite ?? g.frames.find((f) => f.origin !== 'runtime') ?? g.frames[0];
+}
+
+/** The outermost frame of the program's own code (the goroutine's entry point from the user's view). */
+export function userEntry(g: AnalyzedGroup): SiteFrame | undefined {
+  for (let i = g.frames.length - 1; i >= 0; i--) if (g.frames[i].origin === 'user') return g.frames[i];
+  return undefined;
+}
+
+/** Frames that only start or wrap a goroutine's function: they do not make it a callback of a library. */
+const ENTRY_WRAPPER = /^runtime\/pprof\.Do$|^golang\.org\/x\/sync\/errgroup\.|^sync\.\(\*WaitGroup\)\.Go|^k8s\.io\/apimachinery\/pkg\/util\/wait\.|^github\.com\/sourcegraph\/conc|^github\.com\/panjf2000\/ants|^testing\.tRunner$/;
+
+/**
+ * The blocking site is the goroutine's entry: its outermost user frame, or the frame right above an
+ * outermost closure that only wraps it (`Session.Run.func1` → `Session.loop`), and nothing but
+ * goroutine-starting helpers (`pprof.Do`, errgroup) below. Loop goroutines (workers, event loops,
+ * tickers) look like this; a request waiting for one result deep in a call chain does not, nor does a
+ * handler called back by a library (`net/http.(*conn).serve` → handler).
+ */
+export function siteAtEntry(g: AnalyzedGroup): boolean {
+  const site = g.blockingSite;
+  const entry = userEntry(g);
+  if (!site || !entry || site.origin !== 'user') return false;
+  for (let i = entry.index + 1; i < g.frames.length; i++) {
+    const f = g.frames[i];
+    if (f.origin !== 'runtime' && !ENTRY_WRAPPER.test(f.func)) return false;
+  }
+  if (site.index === entry.index) return true;
+  return entry.index === site.index + 1 && isClosure(entry.func);
+}
+
+/**
+ * Looks stuck rather than idle: a send, a nil-channel op, a lock or join wait, or a receive/select
+ * deep inside a call (not the goroutine's own loop, which is how live workers and event loops idle).
+ */
+export function looksStuck(g: AnalyzedGroup): boolean {
+  if (g.flags.leaked) return true;
+  switch (g.waitKind) {
+    case 'chan-send':
+    case 'blocked-forever':
+    case 'mutex':
+    case 'rwmutex':
+    case 'waitgroup':
+    case 'semaphore':
+      return true;
+    case 'chan-receive':
+    case 'select':
+    case 'cond':
+      return !siteAtEntry(g);
+    default:
+      return false;
+  }
+}
+
+const WAIT_FUNCS = /^sync\.\(\*WaitGroup\)\.Wait$|errgroup\.\(\*Group\)\.Wait$|conc(\/pool)?\.\(\*(WaitGroup|Pool|ErrorPool|ContextPool)\)\.Wait$/;
+
+/** A group parked until other goroutines finish: `WaitGroup.Wait`, `errgroup.Wait`, conc pools. */
+export function isJoinWaiter(g: AnalyzedGroup): boolean {
+  if (g.waitKind === 'waitgroup') return true;
+  if (g.waitKind !== 'semaphore' && g.waitKind !== 'unknown') return false;
+  return g.frames.some((f) => WAIT_FUNCS.test(f.func));
+}
+
+/** Kinds that mean "parked, waiting for something" (as opposed to running, I/O or syscalls). */
+export function isParked(g: AnalyzedGroup): boolean {
+  return ['chan-send', 'chan-receive', 'select', 'blocked-forever', 'mutex', 'rwmutex', 'waitgroup', 'cond', 'semaphore'].includes(g.waitKind);
+}
+
+/** `runtime.chanrecv2` (`for v := range c` / `v, ok := <-c`) visible in the stack. */
+export function receivesInRange(g: AnalyzedGroup): boolean {
+  return g.frames.some((f) => f.func === 'runtime.chanrecv2');
+}
+
+/** Functions of the stack as a set, for fast "is F on the path" tests. */
+export function funcSet(g: AnalyzedGroup): Set<string> {
+  return new Set(g.frames.map((f) => f.func));
+}
+
+/** The receiver type of a method, `pkg.(*T).m` → `pkg.T`, `pkg.T.m` → `pkg.T`; undefined for functions. */
+export function receiverType(func: string): string | undefined {
+  const base = enclosing(func);
+  const m = /^(.*)\.\(\*?([^)]+)\)\.[^.]+$/.exec(base);
+  if (m) return `${m[1]}.${m[2]}`;
+  return undefined;
+}
+
+/** Wait text: `12–30 minutes`, `30 minutes`, or '' when no goroutine printed a wait. */
+export function waitText(w: AnalyzedGroup['wait']): string {
+  if (!w) return '';
+  return w.min === w.max ? `${w.max} minutes` : `${w.min}–${w.max} minutes`;
+}
+
+export function pct(share: number): string {
+  if (share >= 0.995) return '100%';
+  if (share >= 0.1) return `${Math.round(share * 100)}%`;
+  if (share >= 0.01) return `${(share * 100).toFixed(1)}%`;
+  return `${(share * 100).toFixed(2)}%`;
+}
+
+/** `113097` → `113,097` (fixed format, independent of the host locale). */
+export function num(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}

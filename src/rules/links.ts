@@ -1,0 +1,156 @@
+/**
+ * Who started whom, for cascades. `creator-id` links (`created by … in goroutine N`, Go 1.21+) are
+ * exact and taken as they are. Inferred links — the analyzer's `shared-frames`, and ours where the
+ * analysis has none for a child (closure `F.funcN` ⇒ a parent inside `F`; `created by F` ⇒ a parent
+ * with `F` on its stack) — are kept only when the counts agree within a tolerance: the child, or all
+ * children of that parent started by the same closure together (a parent in `eg.Wait` may wait for a
+ * blocked sender and for healthy siblings of it), ≈ k × the parent's count.
+ */
+import type { Analysis, AnalyzedGroup } from '../analyze/types.js';
+import { enclosing, isClosure, isJoinWaiter, isParked, receiverType, userEntry } from './frames.js';
+
+export type LinkVia = 'creator-id' | 'shared-frames' | 'closure' | 'creator' | 'receiver';
+
+export interface Edge {
+  readonly parent: AnalyzedGroup;
+  readonly child: AnalyzedGroup;
+  readonly via: LinkVia;
+}
+
+interface Proposal extends Edge {
+  /** Children proposed for one parent under one sibling key are counted together. */
+  readonly sibling: string;
+}
+
+export class LinkGraph {
+  private readonly up = new Map<string, Edge[]>();
+  private readonly down = new Map<string, Edge[]>();
+
+  constructor(readonly analysis: Analysis, readonly tolerance = 0.1) {
+    const byId = new Map(analysis.groups.map((g) => [g.id, g]));
+    const proposals: Proposal[] = [];
+    const linked = new Set<string>();
+    for (const l of analysis.links) {
+      const parent = byId.get(l.parent);
+      const child = byId.get(l.child);
+      if (!parent || !child || parent === child) continue;
+      linked.add(child.id);
+      if (l.via === 'creator-id') this.add({ parent, child, via: l.via });
+      else proposals.push({ parent, child, via: l.via, sibling: siblingKey(child, l.spawner) });
+    }
+    proposals.push(...infer(analysis.groups, linked));
+    this.accept(proposals);
+  }
+
+  parentsOf(g: AnalyzedGroup): readonly Edge[] {
+    return this.up.get(g.id) ?? [];
+  }
+
+  childrenOf(g: AnalyzedGroup): readonly Edge[] {
+    return this.down.get(g.id) ?? [];
+  }
+
+  private accept(proposals: Proposal[]): void {
+    const sums = new Map<string, number>();
+    const k = (p: Proposal) => `${p.parent.id}|${p.sibling}`;
+    for (const p of proposals) sums.set(k(p), (sums.get(k(p)) ?? 0) + p.child.count);
+    for (const p of proposals) {
+      const ok = countsAgree(p.child.count, p.parent.count, this.tolerance) || countsAgree(sums.get(k(p))!, p.parent.count, this.tolerance);
+      if (ok) this.add(p);
+    }
+  }
+
+  private add(e: Edge): void {
+    const ups = this.up.get(e.child.id) ?? [];
+    if (ups.some((x) => x.parent === e.parent)) return;
+    ups.push({ parent: e.parent, child: e.child, via: e.via });
+    this.up.set(e.child.id, ups);
+    const downs = this.down.get(e.parent.id) ?? [];
+    downs.push({ parent: e.parent, child: e.child, via: e.via });
+    this.down.set(e.parent.id, downs);
+  }
+}
+
+/** The closure of `child` that `spawner` encloses (`listAndWatch.func3` for `listAndWatch`), else the spawner. */
+function siblingKey(child: AnalyzedGroup, spawner: string | undefined): string {
+  if (spawner) {
+    for (let i = child.frames.length - 1; i >= 0; i--) {
+      const f = child.frames[i].func;
+      if (isClosure(f) && enclosing(f) === spawner) return f;
+    }
+    return `spawner:${spawner}`;
+  }
+  return `child:${child.id}`;
+}
+
+/** Our own proposals for children the analysis did not link: outermost closures, then `created by`. */
+function infer(groups: readonly AnalyzedGroup[], linked: Set<string>): Proposal[] {
+  const holders = new Map<string, AnalyzedGroup[]>();
+  for (const g of groups) {
+    for (const f of new Set(g.frames.map((x) => x.func))) {
+      const list = holders.get(f);
+      if (list) list.push(g);
+      else holders.set(f, [g]);
+    }
+  }
+  const out: Proposal[] = [];
+  const joinsByType = joinWaitersByType(groups);
+  for (const child of groups) {
+    if (linked.has(child.id)) continue;
+    const spawners: string[] = [];
+    for (let i = child.frames.length - 1; i >= 0 && spawners.length < 4; i--) {
+      const f = child.frames[i].func;
+      if (f === 'runtime.goexit') continue;
+      if (!isClosure(f)) break;
+      spawners.push(enclosing(f));
+    }
+    if (child.creator) spawners.push(child.creator.func);
+    let found = false;
+    for (const spawner of spawners) {
+      const parents = (holders.get(spawner) ?? []).filter((p) => p !== child && !p.frames.some((f) => f.func === child.frames[0]?.func && isClosure(f.func)));
+      if (!parents.length) continue;
+      const via: LinkVia = child.creator?.func === spawner ? 'creator' : 'closure';
+      for (const parent of parents) out.push({ parent, child, via, sibling: siblingKey(child, spawner) });
+      found = true;
+      break;
+    }
+    if (!found) out.push(...byReceiver(child, joinsByType));
+  }
+  return out;
+}
+
+/** Join waiters by the receiver types of their user frames (for `byReceiver`), built once. */
+function joinWaitersByType(groups: readonly AnalyzedGroup[]): Map<string, AnalyzedGroup[]> {
+  const out = new Map<string, AnalyzedGroup[]>();
+  for (const g of groups) {
+    if (!isJoinWaiter(g)) continue;
+    for (const f of g.frames) {
+      const t = f.origin === 'user' ? receiverType(f.func) : undefined;
+      if (t && !out.get(t)?.includes(g)) out.set(t, [...(out.get(t) ?? []), g]);
+    }
+  }
+  return out;
+}
+
+/**
+ * Last resort, for join waiters only: a parked child whose entry is a method of type T, and a parent
+ * waiting in `Wait` inside another method of T (`(*Queue).worker` ⇐ `(*Queue).Drain`): the type's
+ * own WaitGroup counts its own workers.
+ */
+function byReceiver(child: AnalyzedGroup, joinsByType: Map<string, AnalyzedGroup[]>): Proposal[] {
+  const entry = userEntry(child);
+  const type = entry && receiverType(entry.func);
+  if (!type || !isParked(child) || isJoinWaiter(child)) return [];
+  return (joinsByType.get(type) ?? [])
+    .filter((p) => p !== child && p.frames.some((f) => f.origin === 'user' && f.func !== entry.func && receiverType(f.func) === type))
+    .map((parent) => ({ parent, child, via: 'receiver' as LinkVia, sibling: `receiver:${type}` }));
+}
+
+/** child ≈ k × parent for a whole k ≥ 1, within `tolerance` (one parent may start several children). */
+export function countsAgree(child: number, parent: number, tolerance: number): boolean {
+  if (parent <= 0 || child <= 0) return false;
+  const r = child / parent;
+  if (r < 1 - tolerance) return false;
+  const k = Math.max(1, Math.round(r));
+  return Math.abs(r - k) <= tolerance * k;
+}
