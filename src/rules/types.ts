@@ -37,7 +37,7 @@ export interface CauseLocation {
   readonly confidence: 'high' | 'medium' | 'low';
   /** The pattern found (source analysis): `consumer-exit`, `no-cancel-case`, `lock-order`… */
   readonly kind?: string;
-  /** The Go function the line is in, as written in source: `(*Store).WatchNames func literal (line 135)`. */
+  /** The Go function the line is in, as written in source: `(*Hub).Subscribe func literal (line 42)`. */
   readonly function?: string;
 }
 

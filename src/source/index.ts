@@ -1,0 +1,216 @@
+/**
+ * Source-assisted root cause: given findings and the analyses they came from, and a checkout of the
+ * profiled program, point at the lines that cause each leak (`Finding.causeLocations`). Pure: reads
+ * the source directory, never writes to it; findings are returned as new objects.
+ */
+import { join, resolve as resolvePath } from 'node:path';
+import type { Analysis, AnalyzedGroup, SiteFrame } from '../analyze/types.js';
+import type { Frame, WaitKind } from '../model/dump.js';
+import type { CauseLocation, Finding } from '../rules/types.js';
+import { settle, type Cause, type Site, type SiteResult } from './causes.js';
+import { explainChannelSite } from './channels.js';
+import { excerpt } from './excerpt.js';
+import { GoFiles, lineOf, type GoFile } from './go-parser.js';
+import { SourceIndex } from './locate.js';
+import { explainLockSite } from './locks.js';
+import type { FuncInfo } from './package.js';
+import { FUNC_TYPES, funcAtLine, nodesAtLine } from './syntax.js';
+import { explainWaitSite } from './waitgroup.js';
+import { Workspace } from './workspace.js';
+
+export interface ExplainOptions {
+  /** A checkout of the profiled program. */
+  sourceDir: string;
+}
+
+export interface ExplainResult {
+  findings: Finding[];
+  /** Human-readable notes: unmatched paths, lines out of range, source that does not match the dump. */
+  warnings: string[];
+}
+
+const CHANNEL_WAITS = new Set<WaitKind>(['chan-send', 'chan-receive', 'select', 'blocked-forever']);
+const LOCK_WAITS = new Set<WaitKind>(['mutex', 'rwmutex']);
+const WAITGROUP_WAITS = new Set<WaitKind>(['waitgroup', 'semaphore']);
+
+/** Fill `causeLocations` of channel and lock findings from the Go source under `opts.sourceDir`. */
+export async function explainWithSource(findings: Finding[], analyses: Analysis[], opts: ExplainOptions): Promise<ExplainResult> {
+  const warnings = new Set<string>();
+  const handled = (k: WaitKind) => CHANNEL_WAITS.has(k) || LOCK_WAITS.has(k) || WAITGROUP_WAITS.has(k) || k === 'unknown';
+  const wanted = findings.map((f) => {
+    const t = target(f, analyses);
+    return t && handled(t.waitKind) ? t : undefined;
+  });
+  if (!wanted.some((w) => w)) return { findings, warnings: [] };
+  const root = resolvePath(opts.sourceDir);
+  const index = new SourceIndex(root);
+  if (index.files.length === 0) return { findings, warnings: [`source: no Go files under ${opts.sourceDir}`] };
+  if (index.truncated) warnings.add(`source: ${opts.sourceDir} has too many files; only the first ${index.files.length} were indexed`);
+  const files = await GoFiles.open();
+  const ws = new Workspace(index, files);
+  try {
+    const out = findings.map((finding, i) => {
+      const t = wanted[i];
+      if (!t) return finding;
+      try {
+        const causes = explainOne(t, ws, warnings);
+        if (causes.length === 0) return finding;
+        const locs = causes.map((c) => toLocation(c, opts.sourceDir));
+        return { ...finding, causeLocations: [...(finding.causeLocations ?? []), ...locs] };
+      } catch (e) {
+        warnings.add(`source: could not analyse ${t.site.file}:${t.site.line}: ${(e as Error).message}`);
+        return finding;
+      }
+    });
+    if (ws.limited) warnings.add(`source: ${opts.sourceDir} is large; channels were not followed into every package that uses them`);
+    return { findings: out, warnings: [...warnings] };
+  } finally {
+    files.dispose();
+  }
+}
+
+interface Target {
+  readonly waitKind: WaitKind;
+  /** Innermost first. */
+  readonly frames: readonly Frame[];
+  /** Index of the blocking frame in `frames`. */
+  readonly at: number;
+  readonly site: Frame;
+  /** Blocking sites of the other groups of the snapshot that wait on locks (who may hold ours). */
+  readonly peers: readonly Frame[];
+}
+
+/** Frames of the Go runtime and standard library are never mapped into the checkout. */
+function isStd(fr: Frame): boolean {
+  const origin = (fr as Partial<SiteFrame>).origin;
+  if (origin === 'runtime' || origin === 'stdlib') return true;
+  return /(^|[\\/])(go|go-[\d.]+|goroot)[\\/]src[\\/](runtime|sync|net|internal|os|io|syscall|time|context)[\\/]/.test(fr.file);
+}
+
+/** The root group of a finding: its wait kind, stack and blocking frame. */
+function target(f: Finding, analyses: Analysis[]): Target | undefined {
+  const rootEv = f.evidence.groups.find((g) => g.role === 'root') ?? f.evidence.groups[0];
+  let group: AnalyzedGroup | undefined;
+  let analysis: Analysis | undefined;
+  if (rootEv) {
+    const same = analyses.filter((a) => a.snapshot.source === f.snapshot.source && a.snapshot.index === f.snapshot.index);
+    for (const a of same.length > 0 ? same : analyses) {
+      group = a.groups.find((g) => g.id === rootEv.id);
+      if (group) {
+        analysis = a;
+        break;
+      }
+    }
+  }
+  const peers = (analysis?.groups ?? [])
+    .filter((g) => g !== group && LOCK_WAITS.has(g.waitKind) && g.blockingSite)
+    .map((g) => g.blockingSite!);
+  const waitKind = rootEv?.waitKind ?? group?.waitKind;
+  if (!waitKind) return undefined;
+  const stack: readonly Frame[] = group?.frames.length ? group.frames : f.evidence.stack;
+  // The `go` statement that started the goroutine is the caller of its outermost function.
+  const c = group?.creator;
+  const frames: readonly Frame[] = c?.file && !group?.elidedFrames ? [...stack, { func: c.func, pkg: c.pkg, file: c.file, line: c.line, inlined: false }] : stack;
+  const siteRef = group?.blockingSite ?? (rootEv?.site ? { ...rootEv.site } : undefined) ?? (f.location ? { ...f.location } : undefined);
+  let at = siteRef ? frames.findIndex((fr) => fr.file === siteRef.file && fr.line === siteRef.line) : -1;
+  if (at < 0) at = frames.findIndex((fr) => 'origin' in fr && (fr as SiteFrame).origin === 'user');
+  if (at < 0 && siteRef && 'file' in siteRef) {
+    const site: Frame = { func: 'func' in siteRef ? String(siteRef.func) : '', pkg: '', file: siteRef.file, line: siteRef.line, inlined: false };
+    return { waitKind, frames: [site], at: 0, site, peers };
+  }
+  if (at < 0 || isStd(frames[at])) return undefined;
+  return { waitKind, frames, at, site: frames[at], peers };
+}
+
+function explainOne(t: Target, ws: Workspace, warnings: Set<string>): Cause[] {
+  const located = t.frames.map((fr) => (fr.file && !isStd(fr) ? ws.index.locate(fr.file, fr.pkg) : undefined));
+  const loc = located[t.at];
+  if (!loc) {
+    warnings.add(`source: no file under the source directory matches ${t.site.file} (${t.site.func || 'blocking frame'})`);
+    return [];
+  }
+  if (loc.ambiguous) warnings.add(`source: ${t.site.file} matches several files; using ${loc.rel}`);
+  const file = ws.file(loc.rel);
+  if (!file) {
+    warnings.add(`source: cannot read ${loc.rel}`);
+    return [];
+  }
+  if (t.site.line < 1 || t.site.line > file.lines.length) {
+    warnings.add(`source: ${loc.rel}:${t.site.line} is out of range (the file has ${file.lines.length} lines): the source does not match the dump`);
+    return [];
+  }
+  const mismatch = functionMismatch(file, t.site);
+  if (mismatch) warnings.add(mismatch);
+  const pkg = ws.pkgOf(file);
+  if (!pkg) return [];
+  const stack = located.slice(t.at + 1).map((l, k) => (l ? { rel: l.rel, line: t.frames[t.at + 1 + k].line } : { rel: '', line: 0 }));
+  const hint = (fn: FuncInfo) => {
+    for (let k = t.at; k < located.length - 1; k++) {
+      const l = located[k];
+      if (l?.rel !== fn.file.rel) continue;
+      const f = funcAtLine(fn.file.root, t.frames[k].line);
+      const next = located[k + 1];
+      if (f && f.startIndex === fn.node.startIndex && next) return { rel: next.rel, line: t.frames[k + 1].line };
+    }
+    return undefined;
+  };
+  const peers = t.peers.flatMap((p) => {
+    const l = isStd(p) ? undefined : ws.index.locate(p.file, p.pkg);
+    const f = l ? ws.file(l.rel) : undefined;
+    return f ? [{ file: f, line: p.line }] : [];
+  });
+  const site: Site = { ws, pkg, file, line: t.site.line, waitKind: t.waitKind, hint, stack, peers };
+  let result: SiteResult;
+  if (LOCK_WAITS.has(t.waitKind)) result = explainLockSite(site);
+  else if (CHANNEL_WAITS.has(t.waitKind)) result = explainChannelSite(site);
+  else if (WAITGROUP_WAITS.has(t.waitKind)) result = explainWaitSite(site);
+  else {
+    result = explainChannelSite(site);
+    if (!result.found) result = explainLockSite(site);
+    if (!result.found) result = explainWaitSite(site);
+  }
+  for (const w of result.warnings) warnings.add(w);
+  if (!result.found && !hasCall(file, t.site.line)) {
+    const what = LOCK_WAITS.has(t.waitKind) ? 'lock call' : WAITGROUP_WAITS.has(t.waitKind) ? 'Wait call' : t.waitKind === 'unknown' ? 'channel operation, lock or Wait call' : 'channel operation';
+    warnings.add(`source: ${loc.rel}:${t.site.line}: no ${what} at the line the dump reports for ${t.site.func || 'the blocking frame'}: the source may not match the dump`);
+  }
+  return settle(result.causes);
+}
+
+/** A call at the line: the goroutine blocks inside the callee (library code), which is fine. */
+function hasCall(file: GoFile, line: number): boolean {
+  return nodesAtLine(file.root, line, new Set(['call_expression'])).some((c) => lineOf(c) === line);
+}
+
+/** The dump's function name vs the function declared around the line (`proxy.(*T).m.func2` → `m`). */
+function functionMismatch(file: GoFile, site: Frame): string | undefined {
+  if (!site.func) return undefined;
+  const local = site.func.slice(site.func.lastIndexOf('/') + 1).replace(/\[[^\]]*\]/g, '');
+  const parts = local.split('.').slice(1).filter((p) => p && !/^(func\d+|gowrap\d+|\d+|\(\*?[\w]+\)|glob|init)$/.test(p));
+  const fn = funcAtLine(file.root, site.line);
+  let decl = fn;
+  while (decl && decl.type === 'func_literal') {
+    let p = decl.parent;
+    while (p && !FUNC_TYPES.has(p.type)) p = p.parent;
+    decl = p ?? undefined;
+  }
+  if (!decl || parts.length === 0) return undefined; // package-level literal (glob..funcN) or unnamed
+  const name = decl.childForFieldName('name')?.text ?? '';
+  if (parts.includes(name)) return undefined;
+  return `source: ${file.rel}:${site.line} is in ${name}, but the dump says ${site.func}: the source may not match the dump`;
+}
+
+function toLocation(c: Cause, sourceDir: string): CauseLocation {
+  return {
+    file: join(sourceDir, c.file.rel),
+    line: c.line,
+    excerpt: excerpt(c.file.lines, c.line, c.from),
+    message: c.message,
+    confidence: c.confidence,
+    kind: c.kind,
+    ...(c.func ? { function: c.func } : {}),
+  };
+}
+
+export { SourceIndex, pathParts } from './locate.js';
+export type { Cause, CauseKind, Confidence } from './causes.js';

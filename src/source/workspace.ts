@@ -1,0 +1,166 @@
+/**
+ * The source checkout as a set of Go packages: loads packages by directory or import path (go.mod
+ * `module` and local `replace` directives, `vendor/`, or a directory suffix), and finds the packages
+ * that import a given one (a text pre-filter, then a parse), so channels can be followed across
+ * package boundaries.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join, posix } from 'node:path';
+import type { GoFile, GoFiles } from './go-parser.js';
+import type { SourceIndex } from './locate.js';
+import { GoPackage } from './package.js';
+
+interface Module {
+  readonly path: string;
+  readonly dir: string;
+}
+
+function parseGoMod(text: string, dir: string): { module?: Module; replaces: Module[] } {
+  const out: { module?: Module; replaces: Module[] } = { replaces: [] };
+  const m = /^\s*module\s+("?)([^\s"]+)\1/m.exec(text);
+  if (m) out.module = { path: m[2], dir };
+  const lines = text.split(/\r?\n/);
+  let inBlock = false;
+  for (const raw of lines) {
+    const line = raw.replace(/\/\/.*$/, '').trim();
+    if (/^replace\s*\($/.test(line)) inBlock = true;
+    else if (inBlock && line === ')') inBlock = false;
+    const body = inBlock ? line : /^replace\s+(.*)$/.exec(line)?.[1];
+    const r = body ? /^(\S+)(?:\s+\S+)?\s*=>\s*(\.{1,2}\/\S*|\.{1,2})(?:\s+\S+)?$/.exec(body) : null;
+    if (r) {
+      const target = posix.normalize(posix.join(dir || '.', r[2]));
+      if (!target.startsWith('..')) out.replaces.push({ path: r[1], dir: target === '.' ? '' : target });
+    }
+  }
+  return out;
+}
+
+/** Packages loaded at most (each is parsed whole), and bytes of source read to find importers. */
+const MAX_PACKAGES = 200;
+const MAX_SCAN_BYTES = 256 * 1024 * 1024;
+const MAX_IMPORTERS = 64;
+
+export class Workspace {
+  private readonly pkgs = new Map<string, GoPackage | null>();
+  /** Set when a limit stopped the analysis from following code further. */
+  limited = false;
+  private readonly modules: Module[] = [];
+  private readonly importers = new Map<string, GoPackage[]>();
+  private texts?: Map<string, string>;
+
+  constructor(readonly index: SourceIndex, readonly files: GoFiles) {
+    for (const rel of index.modFiles) {
+      try {
+        const dir = dirname(rel) === '.' ? '' : dirname(rel);
+        const mod = parseGoMod(readFileSync(join(index.root, rel), 'utf8'), dir);
+        if (mod.module) this.modules.push(mod.module);
+        this.modules.push(...mod.replaces);
+      } catch {
+        // unreadable go.mod: ignore
+      }
+    }
+    this.modules.sort((a, b) => b.path.length - a.path.length);
+  }
+
+  /** A parsed file of the checkout by relative path. */
+  file(rel: string): GoFile | undefined {
+    return this.files.get(join(this.index.root, rel), rel);
+  }
+
+  /** The package in directory `dir` ('' = root), loaded once. */
+  pkgByDir(dir: string): GoPackage | undefined {
+    if (!this.pkgs.has(dir)) {
+      if (this.pkgs.size >= MAX_PACKAGES) {
+        this.limited = true;
+        return undefined;
+      }
+      this.pkgs.set(dir, null); // guard against re-entry while loading
+      const rels = this.index.filesIn(dir);
+      const all = rels.map((r) => this.file(r)).filter((f): f is GoFile => !!f);
+      const names = new Map<string, number>();
+      for (const f of all) if (!f.rel.endsWith('_test.go')) names.set(f.pkgName, (names.get(f.pkgName) ?? 0) + 1);
+      const main = [...names.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? all[0]?.pkgName;
+      const members = all.filter((f) => f.pkgName === main);
+      this.pkgs.set(dir, members.length > 0 ? new GoPackage(this, dir, members) : null);
+    }
+    return this.pkgs.get(dir) ?? undefined;
+  }
+
+  /** The package of a file. */
+  pkgOf(file: GoFile): GoPackage | undefined {
+    const d = dirname(file.rel);
+    return this.pkgByDir(d === '.' ? '' : d);
+  }
+
+  /** The directory holding import path `path`, when it is in the checkout. */
+  dirOfImport(path: string): string | undefined {
+    for (const m of this.modules) {
+      if (path === m.path || path.startsWith(`${m.path}/`)) {
+        const dir = posix.join(m.dir || '.', path.slice(m.path.length + 1) || '.');
+        if (this.index.filesIn(dir === '.' ? '' : dir).length > 0) return dir === '.' ? '' : dir;
+      }
+    }
+    const vend = `vendor/${path}`;
+    if (this.index.filesIn(vend).length > 0) return vend;
+    // Longest directory suffix of at least two components.
+    const parts = path.split('/');
+    for (let k = parts.length; k >= 2; k--) {
+      const suffix = parts.slice(parts.length - k).join('/');
+      const dirs = this.index.dirs.filter((d) => d === suffix || d.endsWith(`/${suffix}`));
+      if (dirs.length === 1) return dirs[0];
+    }
+    return undefined;
+  }
+
+  pkgByImport(path: string): GoPackage | undefined {
+    const dir = this.dirOfImport(path);
+    return dir === undefined ? undefined : this.pkgByDir(dir);
+  }
+
+  /** The import path of a package of the checkout, when a go.mod says it. */
+  importPathOf(pkg: GoPackage): string | undefined {
+    for (const m of this.modules) {
+      if (m.dir === '' || pkg.dir === m.dir || pkg.dir.startsWith(`${m.dir}/`)) {
+        const rest = m.dir === '' ? pkg.dir : pkg.dir.slice(m.dir.length + 1);
+        return rest ? `${m.path}/${rest}` : m.path;
+      }
+    }
+    return undefined;
+  }
+
+  /** Packages of the checkout that import `pkg`. */
+  importersOf(pkg: GoPackage): GoPackage[] {
+    const path = this.importPathOf(pkg);
+    if (!path) return [];
+    const hit = this.importers.get(path);
+    if (hit) return hit;
+    if (!this.texts) {
+      this.texts = new Map();
+      let bytes = 0;
+      for (const rel of this.index.files) {
+        if (rel.startsWith('vendor/') || rel.endsWith('_test.go')) continue;
+        try {
+          const text = readFileSync(join(this.index.root, rel), 'utf8');
+          bytes += text.length;
+          if (bytes > MAX_SCAN_BYTES) {
+            this.limited = true;
+            break;
+          }
+          // Only the import block matters here.
+          const end = text.search(/\n(func|type|var|const)\s/);
+          this.texts.set(rel, end > 0 ? text.slice(0, end) : text);
+        } catch {
+          // skip unreadable
+        }
+      }
+    }
+    const dirs = new Set<string>();
+    const quoted = `"${path}"`;
+    for (const [rel, text] of this.texts) if (text.includes(quoted)) dirs.add(dirname(rel) === '.' ? '' : dirname(rel));
+    const wanted = [...dirs].filter((d) => d !== pkg.dir);
+    if (wanted.length > MAX_IMPORTERS) this.limited = true;
+    const out = wanted.slice(0, MAX_IMPORTERS).map((d) => this.pkgByDir(d)).filter((p): p is GoPackage => !!p);
+    this.importers.set(path, out);
+    return out;
+  }
+}
