@@ -1,1 +1,45 @@
-export {};
+/**
+ * leakscope as a library: the same stages as the CLI, in pipeline order.
+ * read → analyze (→ compare / trend) → rules (→ source) → report.
+ */
+
+// Model: what every reader produces.
+export type * from './model/dump.js';
+export { WAIT_KINDS, MAX_ID_SAMPLE } from './model/dump.js';
+
+// Read: files, stdin, URLs, buffers → Dump.
+export { readDump, readDumpFrom, InputError, isInputError } from './read/index.js';
+export type { ReadOptions, InputErrorCode } from './read/index.js';
+
+// Analyze: groups by normalized signature, blocking sites, links; comparisons over snapshots.
+export { analyze } from './analyze/index.js';
+export type { Analysis, AnalyzedGroup, AnalyzeOptions, FrameOrigin, GroupLink, SiteFrame, SimilarityLevel } from './analyze/types.js';
+export { diff } from './analyze/compare.js';
+export type { DiffResult, GroupChange, GroupDiff, SnapshotRef } from './analyze/compare.js';
+export { trend, sparkline } from './analyze/trend.js';
+export type { GroupTrend, SeriesTrend, TrendOptions, TrendPoint, TrendResult, TrendSample, TrendVerdict } from './analyze/trend.js';
+export { mannKendall, senSlope, holm } from './analyze/trend-stats.js';
+export type { MannKendall } from './analyze/trend-stats.js';
+
+// Rules: findings with evidence, cause and fix; the user config.
+export { runRules, diagnoseCrash, diagnoseRaces, builtinRules, resolveRules } from './rules/index.js';
+export type { RunRulesOptions } from './rules/index.js';
+export type {
+  CauseLocation, Evidence, EvidenceGroup, Finding, FindingCategory, GateConfig, LeakscopeConfig, Rule, RulePack, Severity,
+} from './rules/types.js';
+export { loadConfig, parseConfig, findConfig, ConfigError, isConfigError, CONFIG_NAMES } from './cli/config.js';
+export type { LoadConfigOptions, LoadedConfig } from './cli/config.js';
+
+// Source: the line that causes a leak, from the program's Go source.
+export { explainWithSource } from './source/index.js';
+export type { ExplainOptions, ExplainResult } from './source/index.js';
+
+// Report: pure renderers `(input, opts) => string`, registered by format name; the check gate.
+export {
+  FORMATS, isFormat, getRenderer, render, renderTable, renderJson, renderMarkdown, renderSarif, renderJunit, renderGithub,
+  evaluateGate, trendFindings, reportJsonSchema, JSON_SCHEMA_VERSION, ANSI, PLAIN,
+} from './report/index.js';
+export type { FormatName, GateFacts, GateLimits } from './report/index.js';
+export type {
+  GateLimit, GateLimitName, GateResult, GateSubject, Palette, PathMapping, Renderer, RenderOptions, ReportCommand, ReportInput,
+} from './report/types.js';

@@ -1,0 +1,85 @@
+/**
+ * `leakscope check INPUT… [--baseline FILE]`: the CI gate. Limits come from flags, else from the
+ * config file's `gate:` keys. Exit 1 when the gate fails, 0 when it passes, 2 on unusable input.
+ */
+import { Command, Option } from 'commander';
+import { diff } from '../../analyze/compare.js';
+import { trend } from '../../analyze/trend.js';
+import { evaluateGate, trendFindings } from '../../report/gate.js';
+import { emit } from '../emit.js';
+import { EXIT_GATE_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
+import { expandInputs } from '../inputs.js';
+import { checkOutput, warn } from '../output.js';
+import {
+  addReportOptions, addRulesOptions, count, probability, ratio, seconds, type GateFlags, type ReportFlags, type RulesFlags,
+} from '../options.js';
+import { findingsFor, load, loadAll, racesOf, ruleIds, setup, withSource } from '../pipeline.js';
+import { buildSeries } from '../series.js';
+import { lastSnapshot } from './diff.js';
+
+interface Flags extends ReportFlags, RulesFlags, GateFlags {
+  baseline?: string;
+  interval?: number;
+  alpha?: number;
+  source?: string;
+}
+
+export function checkCommand(): Command {
+  const cmd = new Command('check')
+    .description('gate CI on dumps: exit 1 when a limit is exceeded, a finding is at --fail-on or above, or goroutines grow steadily')
+    .argument('<input...>', 'dump files, folders or globs (a series is ordered like trend orders it)')
+    .option('--baseline <file>', 'an earlier dump to compare the latest input with (growth, new groups)')
+    .option('--max-total <n>', 'most goroutines allowed in any input', count)
+    .option('--max-group <n>', 'most goroutines allowed in one group', count)
+    .option('--max-growth <ratio>', 'most growth of the total from the baseline (or first input) to the latest: 0.5 or 50%', ratio)
+    .addOption(new Option('--fail-on <severity>', 'fail on findings at or above this severity (default error)').choices(['error', 'warning', 'info']))
+    .option('--interval <seconds>', 'inputs were taken this many seconds apart, in the order given', seconds)
+    .option('--alpha <p>', 'significance level of the steady-growth test (default 0.05)', probability)
+    .option('--source <dir>', "a checkout of the program's Go source, to point at the line that causes each leak");
+  addReportOptions(cmd, { stacks: true });
+  addRulesOptions(cmd);
+  return cmd.action(async (args: string[], flags: Flags) => {
+    const inputs = expandInputs(args);
+    checkOutput(flags.output, [...inputs.map((i) => i.path), ...(flags.baseline ? [flags.baseline] : [])]);
+    const s = setup(flags);
+    const baseline = flags.baseline ? lastSnapshot((await load({ path: flags.baseline, listed: false }, s))!) : undefined;
+    const loaded = await loadAll(inputs, s);
+    const { samples } = buildSeries(loaded, flags.interval);
+    const analyses = samples.map((x) => x.analysis);
+    const latest = analyses[analyses.length - 1];
+    if (!latest) throw new UsageError(`${args.join(' ')}: no goroutine dump to check`);
+    const first = baseline ?? (analyses.length > 1 ? analyses[0] : undefined);
+    const d = first ? diff(first, latest) : undefined;
+    // The baseline is older than every input: one typical interval before the first.
+    const gap = samples.length > 1 ? (samples[samples.length - 1].time - samples[0].time) / (samples.length - 1) || 60_000 : 60_000;
+    const series = baseline ? [{ analysis: baseline, time: samples[0].time - gap }, ...samples] : samples;
+    const t = series.length >= 3 ? trend(series, flags.alpha !== undefined ? { alpha: flags.alpha } : {}) : undefined;
+    // Rules judge the current state: the latest snapshot (with its dump's race reports).
+    const ruleInput = loaded.filter((l) => l.analyses.includes(latest)).map((l) => ({ dump: l.dump, analyses: [latest] }));
+    let findings = [...findingsFor(ruleInput, s), ...(t ? trendFindings(t) : [])];
+    findings = await withSource(findings, analyses, flags.source);
+    const g = s.config.gate ?? {};
+    if ((flags.maxGrowth ?? g.maxGrowth) !== undefined && !d) warn('max-growth needs --baseline or two or more inputs; not checked');
+    const failOn = flags.failOn ?? g.failOn;
+    const gate = evaluateGate(
+      { analyses, findings, ...(d ? { diff: d } : {}), ...(t ? { trend: t } : {}) },
+      {
+        ...pick('maxTotal', flags.maxTotal ?? g.maxTotal),
+        ...pick('maxGroup', flags.maxGroup ?? g.maxGroup),
+        ...pick('maxGrowth', flags.maxGrowth ?? g.maxGrowth),
+        ...(failOn ? { failOn } : {}),
+      },
+    );
+    const races = racesOf(loaded);
+    await emit(
+      { command: 'check', analyses, findings, gate, ...(d ? { diff: d } : {}), ...(t ? { trend: t } : {}), ...(races.length ? { races } : {}) },
+      flags,
+      { ruleIds: ruleIds(s) },
+    );
+    process.exitCode = gate.passed ? EXIT_OK : EXIT_GATE_FAILED;
+  });
+}
+
+function pick<K extends string>(key: K, value: number | undefined): Partial<Record<K, number>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, number>);
+}

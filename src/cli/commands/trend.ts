@@ -1,0 +1,38 @@
+/** `leakscope trend INPUT…`: growth per group over a series of dumps, with a test of steady growth. */
+import { Command } from 'commander';
+import { trend } from '../../analyze/trend.js';
+import { trendFindings } from '../../report/gate.js';
+import { emit } from '../emit.js';
+import { UsageError } from '../exit-codes.js';
+import { expandInputs } from '../inputs.js';
+import { checkOutput, warn } from '../output.js';
+import { addReportOptions, probability, seconds, type ReportFlags } from '../options.js';
+import { loadAll, setup } from '../pipeline.js';
+import { buildSeries } from '../series.js';
+
+interface Flags extends ReportFlags {
+  interval?: number;
+  alpha?: number;
+}
+
+export function trendCommand(): Command {
+  const cmd = new Command('trend')
+    .description('test a series of dumps for steady growth per group (Mann-Kendall), with rates and sparklines')
+    .argument('<input...>', 'dump files, folders or globs; ordered by capture time, else a time in the name, else mtime')
+    .option('--interval <seconds>', 'snapshots were taken this many seconds apart, in the order given', seconds)
+    .option('--alpha <p>', 'significance level of the growth test (default 0.05)', probability);
+  addReportOptions(cmd);
+  return cmd.action(async (args: string[], flags: Flags) => {
+    const inputs = expandInputs(args);
+    checkOutput(flags.output, inputs.map((i) => i.path));
+    const s = setup({ rules: false, level: flags.level });
+    const loaded = await loadAll(inputs, s);
+    const { samples, timeSource } = buildSeries(loaded, flags.interval);
+    if (samples.length < 2) throw new UsageError(`trend needs at least 2 snapshots; ${args.join(' ')} hold${args.length === 1 ? 's' : ''} ${samples.length}`);
+    if (timeSource === 'file mtime' || timeSource === 'input order') {
+      warn(`no capture times in the dumps or their names; ordered by ${timeSource} (use --interval SECONDS if the files were taken at a fixed interval)`);
+    }
+    const t = trend(samples, flags.alpha !== undefined ? { alpha: flags.alpha } : {});
+    await emit({ command: 'trend', analyses: samples.map((x) => x.analysis), findings: trendFindings(t), trend: t }, flags);
+  });
+}

@@ -1,0 +1,90 @@
+/**
+ * `leakscope watch URL`: poll a live `/debug/pprof/goroutine` endpoint every `--every` for `--for`
+ * (or until Ctrl-C), print each count on stderr as it arrives, and end with the trend report.
+ * http(s) only, with the readers' timeouts and size cap. The first poll must succeed (exit 2 if not);
+ * later failures are warnings and the watch goes on.
+ */
+import { Command } from 'commander';
+import { analyze } from '../../analyze/index.js';
+import { trend } from '../../analyze/trend.js';
+import type { Analysis } from '../../analyze/types.js';
+import { readDump } from '../../read/index.js';
+import { trendFindings } from '../../report/gate.js';
+import { fmtDelta, fmtInt, shortSite, siteOf, waitLabel } from '../../report/text.js';
+import { emit } from '../emit.js';
+import { UsageError } from '../exit-codes.js';
+import { checkOutput, note, warn } from '../output.js';
+import { addReportOptions, duration, probability, type ReportFlags } from '../options.js';
+import { findingsFor, reportWarnings, setup } from '../pipeline.js';
+
+interface Flags extends ReportFlags {
+  every: number;
+  for: number;
+  alpha?: number;
+  timeout?: number;
+}
+
+export function watchCommand(): Command {
+  const cmd = new Command('watch')
+    .description('poll a live /debug/pprof/goroutine endpoint, show counts as they arrive, end with the trend verdict')
+    .argument('<url>', 'http(s) URL, e.g. http://localhost:6060/debug/pprof/goroutine?debug=2')
+    .option('--every <duration>', 'time between polls (10s, 1m, …)', duration, 10_000)
+    .option('--for <duration>', 'how long to watch (5m, 1h, …); Ctrl-C stops early', duration, 300_000)
+    .option('--timeout <duration>', 'give up on one poll after this long (default 10s)', duration)
+    .option('--alpha <p>', 'significance level of the growth test (default 0.05)', probability);
+  addReportOptions(cmd);
+  return cmd.action(async (url: string, flags: Flags) => {
+    if (!/^https?:\/\//i.test(url)) throw new UsageError(`${url}: watch needs an http:// or https:// URL`);
+    checkOutput(flags.output, []);
+    const s = setup({ level: flags.level });
+    const samples: { analysis: Analysis; time: number; dump: Awaited<ReturnType<typeof readDump>> }[] = [];
+    let stopped = false;
+    let wake: (() => void) | undefined;
+    const onSigint = () => {
+      stopped = true;
+      wake?.();
+    };
+    process.once('SIGINT', onSigint);
+    const start = Date.now();
+    try {
+      for (let k = 0; !stopped; k++) {
+        const pollAt = Date.now();
+        try {
+          const dump = await readDump(url, flags.timeout ? { connectTimeoutMs: flags.timeout, readTimeoutMs: flags.timeout } : {});
+          const snap = dump.snapshots[0];
+          if (!snap) throw new UsageError(`${url}: the response holds no goroutine profile`);
+          reportWarnings(dump);
+          const analysis = analyze(snap, s.analyzeOptions);
+          const prev = samples[samples.length - 1]?.analysis.total;
+          samples.push({ analysis, time: pollAt, dump });
+          note(progressLine(pollAt - start, analysis, prev));
+        } catch (e) {
+          if (samples.length === 0) throw e;
+          warn(`poll ${k + 1} failed: ${(e as Error).message}`);
+        }
+        const next = start + (k + 1) * flags.every;
+        if (next - start > flags.for || stopped) break;
+        await new Promise<void>((done) => {
+          const timer = setTimeout(done, Math.max(0, next - Date.now()));
+          wake = () => {
+            clearTimeout(timer);
+            done();
+          };
+        });
+      }
+    } finally {
+      process.removeListener('SIGINT', onSigint);
+    }
+    const t = trend(samples.map(({ analysis, time }) => ({ analysis, time })), flags.alpha !== undefined ? { alpha: flags.alpha } : {});
+    const last = samples[samples.length - 1];
+    const findings = [...findingsFor([{ dump: last.dump, analyses: [last.analysis] }], s), ...trendFindings(t)];
+    await emit({ command: 'watch', analyses: samples.map((x) => x.analysis), findings, trend: t }, flags);
+  });
+}
+
+function progressLine(elapsedMs: number, a: Analysis, prev: number | undefined): string {
+  const top = a.groups[0];
+  const change = prev === undefined ? '' : ` (${fmtDelta(a.total - prev)})`;
+  const topText = top ? `; top: ${fmtInt(top.count)} ${waitLabel(top)} at ${shortSite(siteOf(top)) || top.id}` : '';
+  return `[+${Math.round(elapsedMs / 1000)}s] ${fmtInt(a.total)} goroutines${change}${topText}`;
+}

@@ -1,0 +1,123 @@
+/**
+ * The stages the commands share: config → read → analyze → rules, with reader warnings reported on
+ * stderr. No analysis happens here: each step is one library call.
+ */
+import { analyze } from '../analyze/index.js';
+import type { Analysis, AnalyzeOptions, SimilarityLevel } from '../analyze/types.js';
+import type { Dump, RaceReport } from '../model/dump.js';
+import { isInputError, readDump, type ReadOptions } from '../read/index.js';
+import { diagnoseRaces, resolveRules, runRules } from '../rules/index.js';
+import type { Finding, LeakscopeConfig } from '../rules/types.js';
+import { explainWithSource } from '../source/index.js';
+import { loadConfig } from './config.js';
+import { mtimeOf, type InputFile } from './inputs.js';
+import { warn } from './output.js';
+import type { RulesFlags } from './options.js';
+
+export interface Setup {
+  readonly config: LeakscopeConfig;
+  /** Run the rules (false with `--no-rules`). */
+  readonly rules: boolean;
+  readonly analyzeOptions: AnalyzeOptions;
+}
+
+export function setup(flags: RulesFlags & { level?: SimilarityLevel }): Setup {
+  const { config } = loadConfig(typeof flags.rules === 'string' ? { file: flags.rules } : {});
+  const a = config.analyze ?? {};
+  return {
+    config,
+    rules: flags.rules !== false,
+    analyzeOptions: {
+      level: flags.level ?? 'exact',
+      ...(a.helperPackages ? { helperPackages: a.helperPackages } : {}),
+      ...(a.userModules ? { userModules: a.userModules } : {}),
+    },
+  };
+}
+
+/** One input read and analyzed. */
+export interface LoadedInput {
+  readonly path: string;
+  readonly dump: Dump;
+  readonly analyses: Analysis[];
+  /** ms since the epoch, for files. */
+  readonly mtime?: number;
+}
+
+/**
+ * Read and analyze one input. A file found by expanding a folder or glob that is not a dump is
+ * skipped with a warning (undefined); a named one is an error (the reader's InputError).
+ */
+export async function load(input: InputFile, s: Setup, readOptions: ReadOptions = {}): Promise<LoadedInput | undefined> {
+  let dump: Dump;
+  try {
+    dump = await readDump(input.path, readOptions);
+  } catch (e) {
+    if (input.listed && isInputError(e) && (e.code === 'not-a-dump' || e.code === 'empty' || e.code === 'wrong-profile')) {
+      warn(`${e.message}; skipped`);
+      return undefined;
+    }
+    throw e;
+  }
+  reportWarnings(dump);
+  const analyses = dump.snapshots.map((snap) => analyze(snap, s.analyzeOptions));
+  const mtime = mtimeOf(input.path);
+  return mtime === undefined ? { path: input.path, dump, analyses } : { path: input.path, dump, analyses, mtime };
+}
+
+export async function loadAll(inputs: readonly InputFile[], s: Setup, readOptions: ReadOptions = {}): Promise<LoadedInput[]> {
+  const out: LoadedInput[] = [];
+  for (const input of inputs) {
+    const l = await load(input, s, readOptions);
+    if (l) out.push(l);
+  }
+  return out;
+}
+
+/** Partial results are results, with a warning: truncation, incomplete stacks, skipped lines. */
+export function reportWarnings(dump: Dump): void {
+  for (const s of dump.snapshots) {
+    const where = dump.snapshots.length > 1 ? `${s.source} (snapshot ${s.index + 1})` : s.source;
+    if (s.truncated) warn(`${where}: the input ends inside the dump; counts are lower bounds`);
+    const partial = s.groups.filter((g) => g.partial).reduce((n, g) => n + g.count, 0);
+    if (partial > 0) warn(`${where}: ${partial} goroutine${partial === 1 ? '' : 's'} with an incomplete stack`);
+  }
+  const diags = [...dump.warnings, ...dump.snapshots.flatMap((s) => s.warnings)].filter(
+    (d) => d.severity === 'warning' && d.code !== 'truncated' && d.code !== 'partial-goroutine',
+  );
+  for (const d of diags.slice(0, 3)) warn(`${dump.source}${d.line ? `:${d.line}` : ''}: ${d.message}`);
+  if (diags.length > 3) warn(`${dump.source}: ${diags.length - 3} more reader warnings (see --format json)`);
+}
+
+/** Rule findings for each analysis; a dump's race reports go with its first snapshot. */
+export function findingsFor(loaded: readonly { dump: Dump; analyses: Analysis[] }[], s: Setup): Finding[] {
+  if (!s.rules) return [];
+  const out: Finding[] = [];
+  for (const l of loaded) {
+    if (l.analyses.length === 0 && l.dump.races.length) out.push(...diagnoseRaces(l.dump.races, { config: s.config }));
+    l.analyses.forEach((a, i) => {
+      out.push(...runRules(a, { config: s.config, ...(i === 0 && l.dump.races.length ? { races: l.dump.races } : {}) }));
+    });
+  }
+  return out;
+}
+
+export function racesOf(loaded: readonly { dump: Dump }[]): RaceReport[] {
+  return loaded.flatMap((l) => l.dump.races);
+}
+
+/** Ids of the rules that ran (for JUnit's one case per rule). */
+export function ruleIds(s: Setup): string[] {
+  if (!s.rules) return [];
+  return resolveRules(s.config)
+    .filter((r) => r.enabled !== false)
+    .map((r) => r.id);
+}
+
+/** `--source DIR`: likely-cause lines from the program's Go source; notes go to stderr. */
+export async function withSource(findings: Finding[], analyses: Analysis[], sourceDir: string | undefined): Promise<Finding[]> {
+  if (!sourceDir || findings.length === 0) return findings;
+  const r = await explainWithSource(findings, analyses, { sourceDir });
+  for (const w of r.warnings.slice(0, 5)) warn(w);
+  return r.findings;
+}

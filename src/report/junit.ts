@@ -1,0 +1,104 @@
+/**
+ * `--format junit`: JUnit XML for CI test reports. One test case per rule (rules that ran and found
+ * nothing pass, when the caller names them in `ruleIds`) and one per gate limit. A rule fails when
+ * it has a finding at or above the gate's `failOn` (default `error`); a gate limit fails when it was
+ * exceeded. Lower-severity findings are listed in the case's `<system-out>`.
+ */
+import type { Finding } from '../rules/types.js';
+import { cmpStr, fileLine, mapPath, plural, SEVERITY_RANK, sortFindings } from './text.js';
+import type { RenderOptions, ReportInput } from './types.js';
+
+interface Case {
+  readonly classname: string;
+  readonly name: string;
+  readonly file?: string;
+  readonly failure?: { message: string; type: string; body: string };
+  readonly out?: string;
+}
+
+export function renderJunit(input: ReportInput, opts: RenderOptions = {}): string {
+  const failOn = input.gate?.failOn ?? 'error';
+  const byRule = new Map<string, Finding[]>();
+  for (const id of opts.ruleIds ?? []) byRule.set(id, []);
+  for (const f of sortFindings(input.findings)) {
+    const list = byRule.get(f.ruleId) ?? [];
+    list.push(f);
+    byRule.set(f.ruleId, list);
+  }
+  const ruleCases: Case[] = [...byRule.keys()].sort(cmpStr).map((id) => {
+    const list = byRule.get(id)!;
+    const failing = list.filter((f) => SEVERITY_RANK[f.severity] <= SEVERITY_RANK[failOn]);
+    const others = list.filter((f) => !failing.includes(f));
+    const loc = failing[0]?.location ?? list[0]?.location;
+    return {
+      classname: 'leakscope.rules',
+      name: id,
+      ...(loc ? { file: mapPath(loc.file, opts.pathPrefixes) } : {}),
+      ...(failing.length
+        ? { failure: { message: failing.length === 1 ? failing[0].title : `${plural(failing.length, 'finding')}; first: ${failing[0].title}`, type: failing[0].severity, body: failing.map((f) => describe(f, opts)).join('\n\n') } }
+        : {}),
+      ...(others.length ? { out: others.map((f) => describe(f, opts)).join('\n\n') } : {}),
+    };
+  });
+  const gateCases: Case[] = (input.gate?.limits ?? []).map((l) => ({
+    classname: 'leakscope.gate',
+    name: l.name,
+    ...(l.subject?.file ? { file: mapPath(l.subject.file, opts.pathPrefixes) } : {}),
+    ...(l.passed
+      ? { out: l.message }
+      : { failure: { message: l.message, type: 'gate', body: `${l.name}: allowed ${l.limit}, actual ${l.actual}\n${l.message}${l.subject?.file ? `\nat ${fileLine({ file: mapPath(l.subject.file, opts.pathPrefixes), line: l.subject.line ?? 0 })}` : ''}` } }),
+  }));
+  const suites = [suite('leakscope.rules', ruleCases)];
+  if (input.gate) suites.push(suite('leakscope.gate', gateCases));
+  const all = [...ruleCases, ...gateCases];
+  const failures = all.filter((c) => c.failure).length;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="leakscope ${attr(input.command)}" tests="${all.length}" failures="${failures}" errors="0">`,
+    ...suites,
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+function suite(name: string, cases: Case[]): string {
+  const failures = cases.filter((c) => c.failure).length;
+  const lines = [`  <testsuite name="${attr(name)}" tests="${cases.length}" failures="${failures}" errors="0" skipped="0">`];
+  for (const c of cases) {
+    const file = c.file ? ` file="${attr(c.file)}"` : '';
+    const open = `    <testcase classname="${attr(c.classname)}" name="${attr(c.name)}"${file}`;
+    if (!c.failure && !c.out) {
+      lines.push(open + ' />');
+      continue;
+    }
+    lines.push(open + '>');
+    if (c.failure) {
+      lines.push(`      <failure message="${attr(c.failure.message)}" type="${attr(c.failure.type)}">${text(c.failure.body)}</failure>`);
+    }
+    if (c.out) lines.push(`      <system-out>${text(c.out)}</system-out>`);
+    lines.push('    </testcase>');
+  }
+  lines.push('  </testsuite>');
+  return lines.join('\n');
+}
+
+function describe(f: Finding, opts: RenderOptions): string {
+  const lines = [`[${f.severity}] ${f.title}`];
+  if (f.location) lines.push(`at ${f.location.func} ${fileLine({ file: mapPath(f.location.file, opts.pathPrefixes), line: f.location.line })}`);
+  lines.push(f.explanation, `Likely cause: ${f.cause}`, `Fix: ${f.fix}`, `Snapshot: ${f.snapshot.source}`);
+  return lines.filter((l) => l.trim() !== '').join('\n');
+}
+
+/** Characters XML 1.0 cannot hold at all (most C0 controls, lone surrogates, U+FFFE/FFFF) become U+FFFD. */
+function clean(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+}
+
+export function text(s: string): string {
+  return clean(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+export function attr(s: string): string {
+  return text(s).replace(/"/g, '&quot;').replace(/'/g, '&apos;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
+}

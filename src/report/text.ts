@@ -1,0 +1,162 @@
+/**
+ * Locale-free formatting shared by the text renderers (table, markdown, junit, github), and the
+ * selection of groups a report shows. Nothing here reads the host: output depends on the input only.
+ */
+import type { AnalyzedGroup, SiteFrame } from '../analyze/types.js';
+import type { Finding, Severity } from '../rules/types.js';
+import type { PathMapping, RenderOptions } from './types.js';
+
+/** 1234567 → "1,234,567" on every host. */
+export function fmtInt(n: number): string {
+  const s = String(Math.round(Math.abs(n))).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return n < 0 && Math.round(Math.abs(n)) !== 0 ? '-' + s : s;
+}
+
+/** +12 / -3 / 0. */
+export function fmtDelta(n: number): string {
+  return n > 0 ? '+' + fmtInt(n) : fmtInt(n);
+}
+
+/** 0.4623 → "46.2%"; (0, 0.001) → "<0.1%". */
+export function fmtShare(share: number): string {
+  if (share > 0 && share < 0.001) return '<0.1%';
+  return (share * 100).toFixed(1) + '%';
+}
+
+/** Growth ratio → "+50.0%"; null (new) → "new". */
+export function fmtGrowth(g: number | null): string {
+  if (g === null) return 'new';
+  const s = (g * 100).toFixed(1) + '%';
+  return g > 0 ? '+' + s : s;
+}
+
+/** A rate with 2 significant decimals at most: 12 → "12", 0.456 → "0.46", -3.1 → "-3.1". */
+export function fmtRate(x: number | null): string {
+  if (x === null) return '—';
+  const r = Math.round(x * 100) / 100;
+  const s = Object.is(r, -0) ? '0' : String(r);
+  return r > 0 ? '+' + s : s;
+}
+
+/** p-values: "<0.001", "0.012", "1". */
+export function fmtP(p: number): string {
+  if (p < 0.001) return '<0.001';
+  if (p >= 0.9995) return '1';
+  return p.toFixed(3);
+}
+
+/** 330000 ms → "5m30s"; 0 → "0s". */
+export function fmtDuration(ms: number): string {
+  let s = Math.round(ms / 1000);
+  const h = Math.floor(s / 3600);
+  s -= h * 3600;
+  const m = Math.floor(s / 60);
+  s -= m * 60;
+  return (h ? `${h}h` : '') + (m ? `${m}m` : '') + (s || (!h && !m) ? `${s}s` : '');
+}
+
+/** `/go/pkg/mod/x/y/proxy_store.go` → `y/proxy_store.go`. */
+export function shortFile(file: string): string {
+  const parts = file.split(/[\\/]/).filter((p) => p !== '');
+  return parts.length <= 2 ? file : parts.slice(-2).join('/');
+}
+
+/** `k8s.io/client-go/tools/cache.(*Reflector).watch.func1` → `cache.(*Reflector).watch.func1`. */
+export function shortFunc(func: string): string {
+  const bracket = func.indexOf('[');
+  const head = bracket === -1 ? func : func.slice(0, bracket);
+  return func.slice(head.lastIndexOf('/') + 1);
+}
+
+/** `proxy/proxy_store.go:50`, or '' without a file. */
+export function shortSite(f: { file: string; line: number } | undefined): string {
+  if (!f || !f.file) return '';
+  return f.line > 0 ? `${shortFile(f.file)}:${f.line}` : shortFile(f.file);
+}
+
+export function fileLine(f: { file: string; line: number }): string {
+  if (!f.file) return '';
+  return f.line > 0 ? `${f.file}:${f.line}` : f.file;
+}
+
+/** "12 min", "3–12 min", or '' when no goroutine printed a wait. */
+export function fmtWait(w: AnalyzedGroup['wait']): string {
+  if (!w) return '';
+  return w.min === w.max ? `${fmtInt(w.min)} min` : `${fmtInt(w.min)}–${fmtInt(w.max)} min`;
+}
+
+/** The state as printed when there is one (`chan send`), else the classified kind. */
+export function waitLabel(g: Pick<AnalyzedGroup, 'states' | 'waitKind'>): string {
+  return g.states.find((s) => s !== '') ?? g.waitKind;
+}
+
+/** The frame a report points at: the blocking site, else the innermost frame with a file. */
+export function siteOf(g: Pick<AnalyzedGroup, 'blockingSite' | 'frames'>): SiteFrame | undefined {
+  return g.blockingSite ?? g.frames.find((f) => f.file !== '');
+}
+
+export const SEVERITY_RANK: Readonly<Record<Severity, number>> = { error: 0, warning: 1, info: 2 };
+
+/** Most severe first, then most goroutines, then rule id and location: a total order. */
+export function sortFindings(findings: readonly Finding[]): Finding[] {
+  return [...findings].sort(
+    (a, b) =>
+      SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] ||
+      b.evidence.goroutines - a.evidence.goroutines ||
+      cmpStr(a.ruleId, b.ruleId) ||
+      cmpStr(a.location?.file ?? '', b.location?.file ?? '') ||
+      (a.location?.line ?? 0) - (b.location?.line ?? 0) ||
+      cmpStr(a.snapshot.source, b.snapshot.source) ||
+      a.snapshot.index - b.snapshot.index ||
+      cmpStr(a.title, b.title),
+  );
+}
+
+export function cmpStr(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Groups passing `--match` (a frame's function or file matches), in the analysis' order. */
+export function selectGroups(groups: readonly AnalyzedGroup[], opts: RenderOptions): AnalyzedGroup[] {
+  const re = opts.match;
+  if (!re) return [...groups];
+  return groups.filter((g) => g.frames.some((f) => test(re, f.func) || test(re, f.file)) || (g.creator ? test(re, g.creator.func) : false));
+}
+
+/** RegExp.test without the `lastIndex` state of global regexes. */
+export function test(re: RegExp, s: string): boolean {
+  re.lastIndex = 0;
+  return re.test(s);
+}
+
+export function topN(opts: RenderOptions): number {
+  return opts.top ?? 10;
+}
+
+/** Apply `--path-prefix` mappings: the first mapping whose `from` starts the path wins. */
+export function mapPath(file: string, mappings: readonly PathMapping[] | undefined): string {
+  for (const m of mappings ?? []) {
+    if (file.startsWith(m.from)) return m.to + file.slice(m.from.length);
+  }
+  return file;
+}
+
+/** "1 goroutine", "2 goroutines". */
+export function plural(n: number, one: string, many = one + 's'): string {
+  return `${fmtInt(n)} ${n === 1 ? one : many}`;
+}
+
+/**
+ * Terminal-safe text from a dump: control characters (ESC sequences could recolor or clear the
+ * screen) shown as `\xNN`, and line breaks as `\n`, so one value stays on one line.
+ */
+export function oneLine(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/\r\n|\n|\r/g, '\\n').replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+/** Terminal-safe prose: line breaks kept, every other control character shown as `\xNN`. */
+export function prose(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/\r\n|\r/g, '\n').replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, (c) => (c === '\t' ? '  ' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
+}

@@ -1,0 +1,99 @@
+/**
+ * What every renderer takes and returns. A renderer is a pure function `(input, opts) => string`: no
+ * clock, no environment, no file system; the same input gives byte-identical output. The CLI builds a
+ * `ReportInput` from the pipeline (read → analyze → rules, plus compare/trend/gate) and writes the
+ * string once.
+ */
+import type { Analysis, AnalyzedGroup } from '../analyze/types.js';
+import type { DiffResult } from '../analyze/compare.js';
+import type { TrendResult } from '../analyze/trend.js';
+import type { RaceReport } from '../model/dump.js';
+import type { Finding, Severity } from '../rules/types.js';
+
+/** The command a report answers; renderers lay out their sections by it. */
+export type ReportCommand = 'inspect' | 'diff' | 'trend' | 'check' | 'watch' | 'report';
+
+export interface ReportInput {
+  readonly command: ReportCommand;
+  /** One per snapshot, in input order (for `trend`/`watch`, in time order). */
+  readonly analyses: Analysis[];
+  /** Rule findings over all analyses (and trend/growth findings for `check`). */
+  readonly findings: Finding[];
+  readonly races?: RaceReport[];
+  /** `diff`, and `check --baseline`: the baseline compared with the latest snapshot. */
+  readonly diff?: DiffResult;
+  /** `trend`, `watch`, and `check` over a series. */
+  readonly trend?: TrendResult;
+  /** `check`: the verdict of every limit. */
+  readonly gate?: GateResult;
+}
+
+/** One limit of the `check` gate. */
+export interface GateLimit {
+  /** Stable name: `max-total`, `max-group`, `max-growth`, `steady-growth`, `findings`. */
+  readonly name: GateLimitName;
+  /** What the limit allows, as given (`1000`, `0.5`, `error`). */
+  readonly limit: number | string;
+  /** The worst value seen. */
+  readonly actual: number;
+  readonly passed: boolean;
+  /** One sentence a person reads: `total 1,530 goroutines > max-total 1,000 (after.txt)`. */
+  readonly message: string;
+  /** The group that decided the limit, when one did (largest group, fastest growing…). */
+  readonly subject?: GateSubject;
+}
+
+export type GateLimitName = 'max-total' | 'max-group' | 'max-growth' | 'steady-growth' | 'findings';
+
+export interface GateSubject {
+  readonly groupId: string;
+  readonly func?: string;
+  readonly file?: string;
+  readonly line?: number;
+  /** The snapshot the value was measured on. */
+  readonly source?: string;
+}
+
+export interface GateResult {
+  readonly passed: boolean;
+  readonly limits: GateLimit[];
+  /** Findings at or above this severity fail the gate. */
+  readonly failOn: Severity;
+}
+
+/** Color functions; the zero palette returns its input. Only `table` uses one. */
+export interface Palette {
+  readonly error: (s: string) => string;
+  readonly warning: (s: string) => string;
+  readonly info: (s: string) => string;
+  readonly ok: (s: string) => string;
+  readonly bold: (s: string) => string;
+  readonly dim: (s: string) => string;
+}
+
+/** `--path-prefix OLD=NEW`: a file path starting with `from` is rewritten to start with `to`. */
+export interface PathMapping {
+  readonly from: string;
+  readonly to: string;
+}
+
+export interface RenderOptions {
+  /** Groups shown per snapshot in human formats (table, markdown); default 10. JSON shows all. */
+  readonly top?: number;
+  /** Print each top group's stack (table, markdown). */
+  readonly stacks?: boolean;
+  /** Show only groups with a frame whose function or file matches. */
+  readonly match?: RegExp;
+  /** Table colors; default none. */
+  readonly palette?: Palette;
+  /** Applied to file paths in locations (sarif, github, junit), first match wins. */
+  readonly pathPrefixes?: readonly PathMapping[];
+  /** leakscope's version, stated in json/sarif/junit; default '0.0.0'. */
+  readonly toolVersion?: string;
+  /** Rule ids that ran (junit shows a passing test case for each rule that found nothing). */
+  readonly ruleIds?: readonly string[];
+}
+
+export type Renderer = (input: ReportInput, opts?: RenderOptions) => string;
+
+export type { Analysis, AnalyzedGroup, Finding, Severity };

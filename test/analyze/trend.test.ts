@@ -1,0 +1,158 @@
+/**
+ * trend(series): Mann-Kendall (checked against a brute-force permutation test), Sen's slope, Holm,
+ * and the verdicts that separate a steady leak from noise and from a bounded pool.
+ */
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../../src/analyze/index.js';
+import { sparkline, trend, type TrendSample } from '../../src/analyze/trend.js';
+import { holm, mannKendall, minimumP, normalCdf, senSlope } from '../../src/analyze/trend-stats.js';
+import { snapshot } from './fixtures.js';
+
+/** All permutations of xs (n ≤ 7). */
+function permutations<T>(xs: T[]): T[][] {
+  if (xs.length <= 1) return [xs];
+  return xs.flatMap((x, i) => permutations([...xs.slice(0, i), ...xs.slice(i + 1)]).map((p) => [x, ...p]));
+}
+
+function sScore(xs: readonly number[]): number {
+  let s = 0;
+  for (let i = 0; i < xs.length; i++) for (let j = i + 1; j < xs.length; j++) s += Math.sign(xs[j] - xs[i]);
+  return s;
+}
+
+/** Deterministic noise: a small linear congruential generator. */
+function rng(seed: number): () => number {
+  let x = seed >>> 0;
+  return () => {
+    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
+    return x / 2 ** 32;
+  };
+}
+
+describe('Mann-Kendall', () => {
+  it('gives the exact permutation p-value without ties', () => {
+    for (const xs of [[3, 1, 4, 5, 9, 2, 6], [1, 2, 3, 4, 5, 6, 7], [7, 6, 5, 4, 3, 2, 1], [2, 7, 1, 8, 3, 6, 4]]) {
+      const s = sScore(xs);
+      const perms = permutations(xs);
+      const upper = perms.filter((p) => sScore(p) >= s).length / perms.length;
+      const lower = perms.filter((p) => sScore(p) <= s).length / perms.length;
+      const mk = mannKendall(xs);
+      expect(mk.exact).toBe(true);
+      expect(mk.s).toBe(s);
+      expect(mk.pIncreasing).toBeCloseTo(upper, 12);
+      expect(mk.pDecreasing).toBeCloseTo(lower, 12);
+    }
+    expect(mannKendall([1, 2, 3, 4, 5]).pIncreasing).toBeCloseTo(1 / 120, 12);
+    expect(minimumP(5)).toBeCloseTo(1 / 120, 12);
+  });
+
+  it('approximates with ties close to the permutation test', () => {
+    const xs = [1, 2, 2, 3, 5, 4, 4, 6];
+    const mk = mannKendall(xs);
+    expect(mk.exact).toBe(false);
+    const s = sScore(xs);
+    const perms = permutations(xs.slice(0, 7)).length; // sanity: enumeration is feasible for 7
+    expect(perms).toBe(5040);
+    // Permutation test over the 8 values by sampling every arrangement is 40,320: still cheap.
+    const all = permutations(xs);
+    const upper = all.filter((p) => sScore(p) >= s).length / all.length;
+    expect(Math.abs(mk.pIncreasing - upper)).toBeLessThan(0.01);
+  });
+
+  it('normal CDF is accurate', () => {
+    expect(normalCdf(0)).toBeCloseTo(0.5, 7);
+    expect(normalCdf(1.959964)).toBeCloseTo(0.975, 6);
+    expect(normalCdf(-2.326348)).toBeCloseTo(0.01, 6);
+  });
+});
+
+describe("Sen's slope and Holm", () => {
+  it('is the median pairwise slope, robust to one outlier', () => {
+    expect(senSlope([0, 1, 2, 3, 4], [0, 2, 4, 6, 8])).toBe(2);
+    expect(senSlope([0, 1, 2, 3, 4], [0, 2, 400, 6, 8])).toBe(2);
+    expect(senSlope([5, 5, 5], [1, 2, 3])).toBeNull();
+  });
+
+  it('adjusts p-values step-down', () => {
+    expect(holm([0.01, 0.04, 0.03, 0.5])).toEqual([0.04, 0.09, 0.09, 0.5]);
+  });
+});
+
+const LEAK = 'example.com/apiproxy/pkg/stores/proxy.returnErr /work/main/samples/apiproxy-leak/pkg/stores/proxy/proxy_store.go:50';
+const POOL = 'example.com/apiproxy/pkg/stores/proxy.(*Store).WatchNames.func1 /work/main/samples/apiproxy-leak/pkg/stores/proxy/proxy_store.go:137';
+const CONN = 'example.com/apiproxy/pkg/server.(*Session).loop /work/main/samples/apiproxy-leak/pkg/server/session.go:57';
+const FIXED = 'example.com/apiproxy/pkg/upstream.(*StreamWatcher).receive /work/main/samples/apiproxy-leak/pkg/upstream/client.go:85';
+
+/** A series of analyses with the given counts per group, one minute apart. */
+function series(counts: Record<string, number[]>): TrendSample[] {
+  const n = Object.values(counts)[0].length;
+  return Array.from({ length: n }, (_, i) => ({
+    analysis: analyze(snapshot('debug2', Object.entries(counts)
+      .filter(([, xs]) => xs[i] > 0)
+      .map(([frames, xs]) => ({ frames, state: 'chan receive', count: xs[i] })))),
+    time: Date.UTC(2024, 4, 1, 10, i),
+  }));
+}
+
+const verdictOf = (t: ReturnType<typeof trend>, frames: string) => t.groups.find((g) => g.blockingSite?.file === frames.split(' ')[1].split(':')[0] && g.blockingSite?.line === Number(frames.split(':').pop()))!;
+
+describe('trend verdicts', () => {
+  it('flags a steady leak even when every snapshot is small', () => {
+    const t = trend(series({ [LEAK]: [1, 2, 3, 4, 5, 6], [FIXED]: [4, 4, 4, 4, 4, 4], [CONN]: [7, 5, 8, 6, 7, 5] }));
+    const leak = verdictOf(t, LEAK);
+    expect(leak.verdict).toBe('leak');
+    expect(leak.perMinute).toBeCloseTo(1);
+    expect(leak.sparkline).toBe('▁▂▄▅▇█');
+    expect(verdictOf(t, CONN).verdict).toBe('stable');
+    expect(verdictOf(t, FIXED).verdict).toBe('stable');
+    expect(t.verdict).toBe('leak');
+    expect(t.groups[0]).toBe(leak);
+    expect(t.durationMs).toBe(5 * 60_000);
+  });
+
+  it('calls a pool that filled up and stayed full bounded, not a leak', () => {
+    const t = trend(series({ [POOL]: [4, 8, 12, 16, 16, 16, 16, 16, 16, 16], [FIXED]: [2, 2, 2, 2, 2, 2, 2, 2, 2, 2] }));
+    expect(verdictOf(t, POOL).verdict).toBe('bounded');
+    expect(t.verdict).toBe('no-leak');
+  });
+
+  it('keeps noisy healthy series quiet across many seeds', () => {
+    let leaks = 0;
+    for (let seed = 1; seed <= 40; seed++) {
+      const r = rng(seed);
+      const noisy = (base: number) => Array.from({ length: 8 }, () => base + Math.floor(r() * 7) - 3);
+      const t = trend(series({ [POOL]: noisy(16), [CONN]: noisy(40), [FIXED]: noisy(10), [LEAK]: noisy(5) }));
+      if (t.verdict === 'leak') leaks++;
+    }
+    expect(leaks).toBeLessThanOrEqual(2);
+  });
+
+  it('finds a slow noisy leak among noisy groups with enough snapshots', () => {
+    const r = rng(7);
+    const n = 12;
+    const leak = Array.from({ length: n }, (_, i) => 20 + 3 * i + Math.floor(r() * 5) - 2);
+    const noise = Array.from({ length: n }, () => 40 + Math.floor(r() * 9) - 4);
+    const t = trend(series({ [LEAK]: leak, [CONN]: noise }));
+    expect(verdictOf(t, LEAK).verdict).toBe('leak');
+    expect(verdictOf(t, CONN).verdict).toBe('stable');
+  });
+
+  it('says shrinking and insufficient-data where they apply', () => {
+    expect(verdictOf(trend(series({ [CONN]: [9, 8, 7, 6, 5, 4] })), CONN).verdict).toBe('shrinking');
+    const short = trend(series({ [LEAK]: [1, 2, 3] }));
+    expect(short.verdict).toBe('insufficient-data');
+    expect(short.groups[0].verdict).toBe('insufficient-data');
+  });
+
+  it('orders the series by time, whatever the input order', () => {
+    const s = series({ [LEAK]: [1, 2, 3, 4, 5, 6] });
+    const t = trend([...s].reverse());
+    expect(t.total.counts).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('draws sparklines between min and max', () => {
+    expect(sparkline([0, 7])).toBe('▁█');
+    expect(sparkline([3, 3, 3])).toBe('▁▁▁');
+    expect(sparkline([])).toBe('');
+  });
+});

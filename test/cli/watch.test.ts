@@ -1,0 +1,121 @@
+/**
+ * watch on loopback: against a real Go program serving net/http/pprof (built from
+ * fixtures/leakserver when `go` is on PATH; CI installs it), and against a Node server replaying a
+ * series of real dumps. Counts arrive on stderr; the report ends with the trend verdict.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO } from '../helpers/paths.js';
+import { ensureBuilt, run } from './run.js';
+import { healthySeries, leakSeries } from './series.js';
+
+function hasGo(): boolean {
+  try {
+    execFileSync('go', ['version'], { stdio: 'pipe' });
+    return true;
+  } catch {
+    if (process.env.CI) throw new Error('go is required under CI for the live watch test');
+    return false;
+  }
+}
+
+/** A server answering each request with the next file of a series (the last one repeated). */
+async function replay(files: string[]): Promise<{ server: Server; url: string }> {
+  let i = 0;
+  const server = createServer((_, res) => {
+    const body = readFileSync(files[Math.min(i++, files.length - 1)]);
+    res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(body);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/debug/pprof/goroutine?debug=1` };
+}
+
+const servers: Server[] = [];
+const children: ChildProcess[] = [];
+
+beforeAll(async () => {
+  await ensureBuilt();
+});
+
+afterAll(() => {
+  for (const s of servers) s.close();
+  for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
+});
+
+describe('watch against a replayed series', () => {
+  it('prints counts as they arrive and ends with the leak verdict', async () => {
+    const { server, url } = await replay(leakSeries(join(mkdtempSync(join(tmpdir(), 'leakscope-watch-')), 's')));
+    servers.push(server);
+    const r = await run(['watch', url, '--every', '150ms', '--for', '1050ms', '-f', 'json']);
+    expect(r.status).toBe(0);
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(8);
+    expect(lines[0]).toMatch(/^\[\+0s\] 765 goroutines; top: 380 waitgroup at proxy\/proxy_store\.go:118$/);
+    expect(lines[1]).toMatch(/^\[\+0s\] 765 goroutines \(0\); top: /);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.command).toBe('watch');
+    expect(doc.trend.verdict).toBe('leak');
+    expect(doc.findings.some((f: { ruleId: string }) => f.ruleId === 'trend/steady-growth')).toBe(true);
+  });
+
+  it('ends with no leak for the healthy series', async () => {
+    const { server, url } = await replay(healthySeries(join(mkdtempSync(join(tmpdir(), 'leakscope-watch-')), 'h')));
+    servers.push(server);
+    const r = await run(['watch', url, '--every', '150ms', '--for', '1050ms']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('Verdict: no steady growth');
+  });
+
+  it('exit 2 when the endpoint cannot be reached', async () => {
+    const { server, url } = await replay([]);
+    await new Promise<void>((r) => server.close(() => r()));
+    const r = await run(['watch', url, '--every', '100ms', '--for', '300ms']);
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`leakscope: ${url}: connection refused\n`);
+  });
+});
+
+describe.runIf(hasGo())('watch against a real Go program serving pprof', () => {
+  let bin: string;
+
+  beforeAll(() => {
+    bin = join(mkdtempSync(join(tmpdir(), 'leakscope-go-')), 'leakserver');
+    execFileSync('go', ['build', '-o', bin, '.'], {
+      cwd: join(REPO, 'test', 'cli', 'fixtures', 'leakserver'),
+      env: { ...process.env, GOFLAGS: '-mod=mod', GOPROXY: 'off', GOTOOLCHAIN: 'local', GOWORK: 'off' },
+      stdio: 'pipe',
+    });
+  }, 120_000);
+
+  async function start(mode: string): Promise<string> {
+    const child = spawn(bin, [`-mode=${mode}`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    children.push(child);
+    const addr = await new Promise<string>((resolve, reject) => {
+      child.stdout!.setEncoding('utf8').once('data', (d: string) => resolve(d.trim()));
+      child.once('exit', (code) => reject(new Error(`leakserver exited ${code}`)));
+    });
+    return `http://${addr}/debug/pprof/goroutine`;
+  }
+
+  for (const [mode, debug, verdict] of [['leak', '2', 'leak'], ['leak', '0', 'leak'], ['healthy', '1', 'no-leak']] as const) {
+    it(`${mode} program, debug=${debug}: ${verdict}`, async () => {
+      const url = `${await start(mode)}?debug=${debug}`;
+      const r = await run(['watch', url, '--every', '250ms', '--for', '2s', '-f', 'json']);
+      expect(r.status, r.stderr).toBe(0);
+      const doc = JSON.parse(r.stdout);
+      expect(doc.trend.points.length).toBeGreaterThanOrEqual(7);
+      expect(doc.trend.verdict).toBe(verdict);
+      if (verdict === 'leak') {
+        const g = doc.trend.groups.find((x: { verdict: string }) => x.verdict === 'leak');
+        expect(g.blockingSite.func).toBe('main.send');
+        expect(g.perMinute).toBeGreaterThan(600);
+      }
+    });
+  }
+});
