@@ -46,6 +46,8 @@ export function checkOutput(output: string | undefined, inputs: readonly string[
 
 /** Write the whole report: to stdout, or atomically to `output`. */
 export async function writeOutput(text: string, output: string | undefined): Promise<void> {
+  // Renderers return their text; the file or terminal gets a final newline either way.
+  if (text.length > 0 && !text.endsWith('\n')) text += '\n';
   if (output === undefined || output === '-') {
     await writeStdout(text);
     return;
