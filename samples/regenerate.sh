@@ -14,6 +14,7 @@ ALL_CASES=(
 	apiproxy-leak apiproxy-leak-renamed apiproxy-fixed concurrent-map-crash watch-storm
 	healthy-server blocked-receive nil-channel lock-inversion connection-leak
 	unstopped-tickers waitgroup-leak race gotest-timeout
+	soak-leak soak-healthy
 )
 
 BIN="$(mktemp -d)"
@@ -170,6 +171,19 @@ case_gotest-timeout() {
 	check gotest-timeout gotest-timeout.txt gotest-timeout.txt
 	check gotest-timeout gotest-timeout.jsonl gotest-timeout.jsonl
 }
+
+# soak CASE: the program runs its service under load for ~10 s and writes
+# series/ and expected.json (counts of this run); then re-check every snapshot.
+soak() {
+	local c="$1"
+	build "$c"
+	timeout 60 "$BIN/$c" -out "$HERE/$c"
+	"$BIN/$c" -out "$HERE/$c" -verify
+}
+
+case_soak-leak() { soak soak-leak; }
+
+case_soak-healthy() { soak soak-healthy; }
 
 run_case() {
 	local c="$1"
