@@ -90,6 +90,7 @@ export interface GateFlags {
   maxTotal?: number;
   maxGroup?: number;
   maxGrowth?: number;
+  maxGroupGrowth?: number;
   failOn?: Severity;
 }
 

@@ -16,6 +16,11 @@ export interface GateLimits {
   readonly maxGroup?: number;
   /** Growth ratio of the total from the baseline (or first input) to the latest input: 0.5 = +50%. */
   readonly maxGrowth?: number;
+  /**
+   * Most goroutines one group may gain from the baseline (or first input) to the latest input. A group
+   * fails only when it also at least doubles, so a busy pool that moves by a few does not.
+   */
+  readonly maxGroupGrowth?: number;
   /** Findings at or above this severity fail the gate; default `error`. */
   readonly failOn?: Severity;
 }
@@ -34,6 +39,7 @@ export function evaluateGate(facts: GateFacts, limits: GateLimits): GateResult {
   if (limits.maxTotal !== undefined) out.push(maxTotal(facts.analyses, limits.maxTotal));
   if (limits.maxGroup !== undefined) out.push(maxGroup(facts.analyses, limits.maxGroup));
   if (limits.maxGrowth !== undefined && facts.diff) out.push(maxGrowth(facts.diff, limits.maxGrowth));
+  if (limits.maxGroupGrowth && facts.diff) out.push(maxGroupGrowth(facts.diff, limits.maxGroupGrowth));
   if (facts.trend && facts.trend.verdict !== 'insufficient-data') out.push(steadyGrowth(facts.trend));
   const failing = facts.findings.filter((f) => SEVERITY_RANK[f.severity] <= SEVERITY_RANK[failOn]);
   const worst = [...failing].sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity])[0];
@@ -97,6 +103,25 @@ function maxGrowth(d: DiffResult, limit: number): GateLimit {
     actual: Number.isFinite(growth) ? growth : Number.MAX_VALUE,
     passed,
     message: `total ${fmtInt(d.before.total)} → ${fmtInt(d.after.total)} (${fmtGrowth(d.totalGrowth)}) from ${shortFile(d.before.source)} to ${shortFile(d.after.source)}, limit +${(limit * 100).toFixed(1)}%${most}`,
+    ...(top ? { subject: subject(top.id, siteOf(top.group), d.after.source) } : {}),
+  };
+}
+
+function maxGroupGrowth(d: DiffResult, limit: number): GateLimit {
+  // A group "grows" past the limit when it gains more than `limit` goroutines and at least doubles.
+  const grown = d.groups.filter((g) => g.delta > limit && g.after >= 2 * g.before).sort((a, b) => b.delta - a.delta);
+  const top = grown[0];
+  const passed = top === undefined;
+  const state = top && waitLabel(top.group) !== 'unknown' ? ` ${waitLabel(top.group)}` : '';
+  const message = top
+    ? `${plural(grown.length, 'group')} gained more than ${fmtInt(limit)} goroutines and at least doubled from ${shortFile(d.before.source)} to ${shortFile(d.after.source)}; most: ${fmtInt(top.before)} → ${fmtInt(top.after)}${state} at ${shortSite(siteOf(top.group)) || top.id}`
+    : `no group gained more than ${fmtInt(limit)} goroutines and doubled from ${shortFile(d.before.source)} to ${shortFile(d.after.source)}`;
+  return {
+    name: 'max-group-growth',
+    limit,
+    actual: top?.delta ?? Math.max(0, ...d.groups.map((g) => g.delta)),
+    passed,
+    message,
     ...(top ? { subject: subject(top.id, siteOf(top.group), d.after.source) } : {}),
   };
 }

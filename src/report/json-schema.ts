@@ -233,7 +233,7 @@ export const reportJsonSchema = {
           type: 'array',
           items: object(
             {
-              name: { enum: ['max-total', 'max-group', 'max-growth', 'steady-growth', 'findings'] },
+              name: { enum: ['max-total', 'max-group', 'max-growth', 'max-group-growth', 'steady-growth', 'findings'] },
               limit: { type: ['number', 'string'] },
               actual: num,
               passed: bool,

@@ -43,7 +43,7 @@ export interface GateLimit {
   readonly subject?: GateSubject;
 }
 
-export type GateLimitName = 'max-total' | 'max-group' | 'max-growth' | 'steady-growth' | 'findings';
+export type GateLimitName = 'max-total' | 'max-group' | 'max-growth' | 'max-group-growth' | 'steady-growth' | 'findings';
 
 export interface GateSubject {
   readonly groupId: string;

@@ -136,6 +136,8 @@ export const definitions = {
       maxGroup: count,
       /** Growth between two snapshots, as a ratio (0.5 = +50%). */
       maxGrowth: { type: 'number', minimum: 0 },
+      /** Most goroutines one group may gain from the baseline (it fails only when it also doubles); 0 turns it off. */
+      maxGroupGrowth: { type: 'integer', minimum: 0 },
       failOn: severity,
     },
   },

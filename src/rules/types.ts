@@ -221,6 +221,8 @@ export interface GateConfig {
   readonly maxGroup?: number;
   /** Growth between two snapshots as a ratio (0.5 = +50%). */
   readonly maxGrowth?: number;
+  /** Most goroutines one group may gain from the baseline (it fails only when it also doubles); 0 = off. */
+  readonly maxGroupGrowth?: number;
   readonly failOn?: Severity;
 }
 

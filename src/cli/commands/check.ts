@@ -17,6 +17,12 @@ import { findingsFor, load, loadAll, racesOf, ruleIds, setup, withSource } from 
 import { buildSeries } from '../series.js';
 import { lastSnapshot } from './diff.js';
 
+/**
+ * With a baseline (or two inputs), a group that gains more than this many goroutines and at least
+ * doubles fails the gate: the one signal two snapshots give when the format hides wait states (debug=1).
+ */
+const DEFAULT_MAX_GROUP_GROWTH = 50;
+
 interface Flags extends ReportFlags, RulesFlags, GateFlags {
   baseline?: string;
   interval?: number;
@@ -32,6 +38,7 @@ export function checkCommand(): Command {
     .option('--max-total <n>', 'most goroutines allowed in any input', count)
     .option('--max-group <n>', 'most goroutines allowed in one group', count)
     .option('--max-growth <ratio>', 'most growth of the total from the baseline (or first input) to the latest: 0.5 or 50%', ratio)
+    .option('--max-group-growth <n>', `most goroutines one group may gain from the baseline (or first input) while at least doubling; 0 turns it off (default ${DEFAULT_MAX_GROUP_GROWTH})`, count)
     .addOption(new Option('--fail-on <severity>', 'fail on findings at or above this severity (default error)').choices(['error', 'warning', 'info']))
     .option('--interval <seconds>', 'inputs were taken this many seconds apart, in the order given', seconds)
     .option('--alpha <p>', 'significance level of the steady-growth test (default 0.05)', probability)
@@ -67,6 +74,7 @@ export function checkCommand(): Command {
         ...pick('maxTotal', flags.maxTotal ?? g.maxTotal),
         ...pick('maxGroup', flags.maxGroup ?? g.maxGroup),
         ...pick('maxGrowth', flags.maxGrowth ?? g.maxGrowth),
+        ...pick('maxGroupGrowth', flags.maxGroupGrowth ?? g.maxGroupGrowth ?? DEFAULT_MAX_GROUP_GROWTH),
         ...(failOn ? { failOn } : {}),
       },
     );
