@@ -5,9 +5,16 @@
 // counts its newlines. Figures are ratios against that baseline because the machine is shared and
 // noisy. Results go to stdout and to bench/out/results.json.
 //
-//   node bench/run.mjs [--sizes 25000,100000,250000] [--runs 3] [--series 360] [--skip-series]
+//   node bench/run.mjs [--sizes 25000,100000,250000] [--with-1m] [--runs 3] [--series 360] [--skip-series] [--trend-json]
+//
+// --with-1m adds the 1,000,000-goroutine point (a ~2.8 GB debug=2 file; the generator needs ~6 GB of
+// memory): opt-in, and skipped with a note when the machine has too little free memory or disk.
+// The trend figure is `trend` over the series with its text report (--trend-json also measures the
+// JSON report, which holds every snapshot's groups). The 64 MiB-capped debug=2 of the 250k process is
+// read once to check that it is reported as truncated by the runtime's limit.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, statfsSync, writeFileSync } from 'node:fs';
+import { freemem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -26,6 +33,9 @@ const sizes = opt('sizes', '25000,100000,250000').split(',').map(Number);
 const runs = Number(opt('runs', '3'));
 const seriesCount = Number(opt('series', '360'));
 const skipSeries = args.includes('--skip-series');
+const trendJson = args.includes('--trend-json');
+const notes = [];
+if (args.includes('--with-1m') && !sizes.includes(1_000_000)) sizes.push(1_000_000);
 
 mkdirSync(out, { recursive: true });
 if (!existsSync(cli)) execFileSync('npm', ['run', 'build'], { cwd: repo, stdio: 'inherit' });
@@ -41,6 +51,17 @@ function generator() {
     });
   }
   return bin;
+}
+
+/** Whether the machine can generate and read an n-goroutine dump (~2.8 KB of debug=2 per goroutine). */
+function fits(n) {
+  if (existsSync(join(out, `g${n}.debug2.txt`))) return true;
+  const needDisk = n * 2900 * 1.1;
+  const needMem = n * 6000;
+  const { bavail, bsize } = statfsSync(out);
+  if (bavail * bsize < needDisk) return `needs ${(needDisk / 1e9).toFixed(1)} GB of free disk, ${((bavail * bsize) / 1e9).toFixed(1)} GB free`;
+  if (freemem() < needMem) return `needs ~${(needMem / 1e9).toFixed(1)} GB of free memory to generate, ${(freemem() / 1e9).toFixed(1)} GB free`;
+  return true;
 }
 
 function ensureDump(n) {
@@ -84,10 +105,16 @@ function measure(label, nodeArgs) {
   return { label, wallMs: times[Math.floor(times.length / 2)], peakRssMB: rss / 1024, status };
 }
 
-const results = { node: process.version, runs, dumps: [], series: undefined };
+const results = { node: process.version, runs, date: new Date().toISOString(), dumps: [], series: undefined };
 const fmt = (x, d = 2) => x.toFixed(d);
 console.log('size      format  MB      goroutines  wall ms   base ms  ratio  MB/s    gor/s      peak RSS MB');
 for (const n of sizes) {
+  const ok = fits(n);
+  if (ok !== true) {
+    notes.push(`${n} goroutines skipped: ${ok}`);
+    console.log(`${String(n).padEnd(9)} skipped: ${ok}`);
+    continue;
+  }
   const base = ensureDump(n);
   const files = { debug2: `${base}.debug2.txt`, debug1: `${base}.debug1.txt`, debug0: `${base}.debug0.pb.gz` };
   for (const [format, file] of Object.entries(files)) {
@@ -115,15 +142,42 @@ for (const n of sizes) {
   }
 }
 
+const cap64 = join(out, 'g250000.debug2-cap64.txt');
+if (existsSync(cap64)) {
+  // Go's 64 MiB cap: the capped dump must be reported as truncated by the runtime's limit.
+  const r = spawnSync(process.execPath, [cli, 'inspect', cap64, '--format', 'json', '--output', join(out, 'cap64.json')], { encoding: 'utf8' });
+  let snap;
+  try {
+    snap = JSON.parse(readFileSync(join(out, 'cap64.json'), 'utf8')).snapshots[0];
+  } catch {
+    snap = undefined;
+  }
+  const w = snap?.warnings?.find((x) => x.code === 'truncated');
+  const recognised = snap?.truncated === true && /exactly 64 MiB/.test(w?.message ?? '');
+  results.cap64 = { file: cap64, bytes: statSync(cap64).size, exit: r.status, goroutines: snap?.total, truncated: snap?.truncated, recognised };
+  console.log(`64 MiB-capped debug=2 (${statSync(cap64).size} bytes): ${recognised ? 'reported as truncated by the runtime limit' : 'NOT recognised'}, ${snap?.total} goroutines read (a lower bound), exit ${r.status}`);
+}
+
 if (!skipSeries) {
   const dir = ensureSeries();
   const files = readdirSync(dir).map((f) => join(dir, f));
   const bytes = files.reduce((s, f) => s + statSync(f).size, 0);
   const baseline = measure('baseline', [join(here, 'count-newlines.mjs'), ...files]);
-  const tool = measure('trend', [cli, 'trend', dir, '--format', 'json', '--output', join(out, 'trend.json')]);
-  results.series = { snapshots: files.length, bytes, baselineMs: baseline.wallMs, wallMs: tool.wallMs, ratio: tool.wallMs / baseline.wallMs, peakRssMB: tool.peakRssMB, exit: tool.status };
-  console.log(`trend over ${files.length} debug=1 snapshots (${fmt(bytes / 1e6, 0)} MB): ${fmt(tool.wallMs, 0)} ms (baseline ${fmt(baseline.wallMs, 0)} ms, ratio ${fmt(results.series.ratio)}), peak RSS ${fmt(tool.peakRssMB, 0)} MB, exit ${tool.status}`);
+  const tool = measure('trend', [cli, 'trend', dir, '--output', join(out, 'trend.txt')]);
+  results.series = { snapshots: files.length, bytes, report: 'text', baselineMs: baseline.wallMs, wallMs: tool.wallMs, ratio: tool.wallMs / baseline.wallMs, peakRssMB: tool.peakRssMB, exit: tool.status };
+  console.log(`trend over ${files.length} debug=1 snapshots (${fmt(bytes / 1e6, 0)} MB), text report: ${fmt(tool.wallMs, 0)} ms (baseline ${fmt(baseline.wallMs, 0)} ms, ratio ${fmt(results.series.ratio)}), peak RSS ${fmt(tool.peakRssMB, 0)} MB, exit ${tool.status}`);
+  if (trendJson) {
+    const j = measure('trend json', [cli, 'trend', dir, '--format', 'json', '--output', join(out, 'trend.json')]);
+    results.seriesJson = { wallMs: j.wallMs, ratio: j.wallMs / baseline.wallMs, peakRssMB: j.peakRssMB, outputBytes: statSync(join(out, 'trend.json')).size, exit: j.status };
+    console.log(`  with --format json: ${fmt(j.wallMs, 0)} ms, peak RSS ${fmt(j.peakRssMB, 0)} MB, ${fmt(results.seriesJson.outputBytes / 1e6, 0)} MB of JSON`);
+  }
 }
 
+results.notes = notes;
+try {
+  results.load = readFileSync('/proc/loadavg', 'utf8').trim();
+} catch {
+  // not Linux
+}
 writeFileSync(join(out, 'results.json'), JSON.stringify(results, null, 2) + '\n');
 console.log(`results: ${join(out, 'results.json')}`);

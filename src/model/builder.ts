@@ -26,6 +26,11 @@ export interface GoroutineRecord {
   labels?: Readonly<Record<string, string>>;
   ancestors?: AncestorStack[];
   partial?: boolean;
+  /**
+   * The frames' part of the group key when the reader already has it (`frameNumber` of each frame
+   * followed by ','): the traceback reader keeps it per stack it has seen.
+   */
+  framesKey?: string;
 }
 
 interface MutableGroup {
@@ -59,6 +64,30 @@ export interface SnapshotHeader {
   firstLine?: number;
 }
 
+/**
+ * A frame's number, unique in the process: set (not enumerable, so never serialized or cloned) on
+ * every frame a FrameTable interns. Group keys are built from these numbers, not from frame text.
+ */
+const FRAME_ID: unique symbol = Symbol('leakscope.frameId');
+let nextFrameId = 1;
+
+type Numbered = Frame & { [FRAME_ID]?: number };
+
+/**
+ * `s` as a string of its own. A substring of an input line is, in V8, a view of the whole decoded
+ * chunk (a megabyte) that holds it: anything kept for the whole read (interned frames, cache keys,
+ * a group's creator) is detached so that memory stays bounded by what is kept, not by the chunks it
+ * was cut from. Appending flattens into a new string; the slice then views only that.
+ */
+export function detach(s: string): string {
+  return s.length < 13 ? s : (s + ' ').slice(0, -1);
+}
+
+/** The number a FrameTable gave `f`; undefined for a frame no table interned. */
+export function frameNumber(f: Frame): number | undefined {
+  return (f as Numbered)[FRAME_ID];
+}
+
 /** Interns frames so that identical frames across groups share one object. */
 export class FrameTable {
   private readonly frames = new Map<string, Frame>();
@@ -67,7 +96,8 @@ export class FrameTable {
     const key = `${func}\u0000${file}\u0000${line}\u0000${inlined ? 1 : 0}`;
     let f = this.frames.get(key);
     if (!f) {
-      f = { func, pkg, file, line, inlined };
+      f = { func: detach(func), pkg: detach(pkg), file: detach(file), line, inlined };
+      Object.defineProperty(f, FRAME_ID, { value: nextFrameId++ });
       this.frames.set(key, f);
     }
     return f;
@@ -79,7 +109,8 @@ export class FrameTable {
 }
 
 export class SnapshotBuilder {
-  private readonly groups = new Map<string, MutableGroup>();
+  /** Groups by their stack's key (`framesKey`), then by `restKey`. */
+  private readonly groups = new Map<string, Map<string, MutableGroup>>();
   private readonly order: MutableGroup[] = [];
   private readonly warnings: Diagnostic[] = [];
   /** goroutine id → group index, to resolve `in goroutine N` creator ids into group links. */
@@ -89,6 +120,8 @@ export class SnapshotBuilder {
   private total = 0;
   private truncated = false;
   private lastLine?: number;
+  /** Numbers for frames that no FrameTable interned, by content (negative: never a table's number). */
+  private foreign: Map<string, number> | undefined;
 
   constructor(readonly header: SnapshotHeader) {}
 
@@ -120,13 +153,21 @@ export class SnapshotBuilder {
   add(g: GoroutineRecord): void {
     const count = g.count ?? 1;
     if (!(count > 0)) return;
-    const key = groupKey(g);
-    let m = this.groups.get(key);
+    // Two levels: the stack (a string the traceback reader keeps per stack, so its hash is computed
+    // once), then the rest of the identity (state, creator, labels…).
+    const stack = g.framesKey ?? this.framesKey(g.frames);
+    let byRest = this.groups.get(stack);
+    if (byRest === undefined) {
+      byRest = new Map();
+      this.groups.set(stack, byRest);
+    }
+    const key = this.restKey(g);
+    let m = byRest.get(key);
     if (!m) {
       m = {
         index: this.order.length,
         count: 0,
-        state: g.state,
+        state: detach(g.state),
         flags: g.flags ?? {},
         waitKind: g.waitKind,
         waitMin: Infinity,
@@ -134,14 +175,14 @@ export class SnapshotBuilder {
         stamped: 0,
         frames: g.frames,
         elidedFrames: g.elidedFrames ?? 0,
-        creator: g.creator,
+        creator: g.creator && { ...g.creator, func: detach(g.creator.func), pkg: detach(g.creator.pkg), file: detach(g.creator.file) },
         creatorIds: new Set(),
         labels: g.labels ?? {},
         ids: [],
         ancestors: g.ancestors ?? [],
         partial: g.partial ?? false,
       };
-      this.groups.set(key, m);
+      byRest.set(key, m);
       this.order.push(m);
     }
     m.count += count;
@@ -160,6 +201,46 @@ export class SnapshotBuilder {
       if (m.creatorIds.size < MAX_ID_SAMPLE) m.creatorIds.add(cid);
       this.pendingLinks.push(m.index, cid);
     }
+  }
+
+  /**
+   * Exact identity of a goroutine's stack for grouping at read time, with `restKey`: frames by their
+   * numbers (equal frames are one interned object), so the key is short whatever the depth.
+   */
+  private framesKey(frames: readonly Frame[]): string {
+    let k = '';
+    for (let i = 0; i < frames.length; i++) k += `${this.frameNo(frames[i])},`;
+    return k;
+  }
+
+  /** The rest of a group's identity: state, wait kind, flags, elision, creator, labels, ancestors. */
+  private restKey(g: GoroutineRecord): string {
+    let k = `${g.state}|${g.waitKind}|`;
+    if (g.flags) k += flagsKey(g.flags);
+    k += `|${g.elidedFrames ?? 0}|`;
+    if (g.creator) k += `${g.creator.func}@${g.creator.file}:${g.creator.line}`;
+    if (g.labels) {
+      const keys = Object.keys(g.labels).sort();
+      if (keys.length) k += `|${keys.map((x) => `${x}=${g.labels![x]}`).join(',')}`;
+    }
+    if (g.ancestors?.length) {
+      for (const a of g.ancestors) k += `|a:${a.frames.map((fr) => `${fr.func}@${fr.file}:${fr.line}`).join(';')}`;
+    }
+    if (g.partial) k += '|partial';
+    return k;
+  }
+
+  private frameNo(f: Frame): number {
+    const id = (f as Numbered)[FRAME_ID];
+    if (id !== undefined) return id;
+    const content = `${f.func}\u0000${f.file}\u0000${f.line}\u0000${f.inlined ? 1 : 0}`;
+    const m = (this.foreign ??= new Map());
+    let n = m.get(content);
+    if (n === undefined) {
+      n = -(m.size + 1);
+      m.set(content, n);
+    }
+    return n;
   }
 
   build(): Snapshot {
@@ -226,24 +307,7 @@ export class SnapshotBuilder {
   }
 }
 
-/** Exact identity of a goroutine's stack for grouping at read time. Frames are interned objects. */
-function groupKey(g: GoroutineRecord): string {
-  let k = `${g.state}|${g.waitKind}|`;
-  const f = g.flags;
-  if (f) {
-    k += `${f.leaked ? 'L' : ''}${f.durable ? 'D' : ''}${f.lockedToThread ? 'T' : ''}${f.stackUnavailable ? 'U' : ''}`;
-    k += `${f.crashed ? 'C' : ''}${f.synctestBubble !== undefined ? `b${f.synctestBubble}` : ''}|`;
-  }
-  for (const fr of g.frames) k += `${fr.func}@${fr.file}:${fr.line}${fr.inlined ? 'i' : ''};`;
-  k += `|${g.elidedFrames ?? 0}|`;
-  if (g.creator) k += `${g.creator.func}@${g.creator.file}:${g.creator.line}`;
-  if (g.labels) {
-    const keys = Object.keys(g.labels).sort();
-    if (keys.length) k += `|${keys.map((x) => `${x}=${g.labels![x]}`).join(',')}`;
-  }
-  if (g.ancestors?.length) {
-    for (const a of g.ancestors) k += `|a:${a.frames.map((fr) => `${fr.func}@${fr.file}:${fr.line}`).join(';')}`;
-  }
-  if (g.partial) k += '|partial';
-  return k;
+/** Flags part of a group key. */
+function flagsKey(f: GroupFlags): string {
+  return `${f.leaked ? 'L' : ''}${f.durable ? 'D' : ''}${f.lockedToThread ? 'T' : ''}${f.stackUnavailable ? 'U' : ''}${f.crashed ? 'C' : ''}${f.synctestBubble !== undefined ? `b${f.synctestBubble}` : ''}|`;
 }

@@ -11,7 +11,7 @@
  * regexes, and frames are interned through a FrameTable.
  */
 import type { Frame, GroupFlags } from '../model/dump.js';
-import { FrameTable, type SnapshotBuilder } from '../model/builder.js';
+import { FrameTable, detach, type SnapshotBuilder } from '../model/builder.js';
 import { classifyWait } from '../model/wait.js';
 import { pkgOf } from './frame.js';
 import { parseLabelMap } from './labels.js';
@@ -67,10 +67,13 @@ export class Debug1Reader {
   /** The last `#` frame is held back one line: it is inlined iff the next `#` line has the same PC. */
   private pending: FrameLine | undefined;
   /**
-   * `#` line text → its parsed frame. Records share most frames (the same `#` line recurs in every
-   * record through net/http, grpc…), so each distinct line is cut and interned once.
+   * `#` line → its parsed frame. Records share most frames (the same `#` line recurs in every record
+   * through net/http, grpc…), so each distinct line is cut and interned once. Keyed by the line's PC
+   * as a number (cheap to hash, unlike the whole line); the lines of one inline group share a PC, so
+   * each entry is checked against the whole text. `byText`: lines whose PC is no short hex number.
    */
-  private readonly lineCache = new Map<string, FrameLine>();
+  private readonly byPc = new Map<number, FrameLine[]>();
+  private readonly byText = new Map<string, FrameLine>();
 
   constructor(
     private readonly b: SnapshotBuilder,
@@ -192,10 +195,30 @@ export class Debug1Reader {
 
   /** `0xPC<tabs>func+0xOFF<tabs>file:LINE` from position p; tabwriter pads columns with runs of tabs. */
   private frameLine(text: string, p: number): void {
-    let fl = this.lineCache.get(text);
-    if (!fl) {
-      fl = parseFrameLine(text, p);
-      this.lineCache.set(text, fl);
+    let fl: FrameLine | undefined;
+    const key = hexKey(text, p + 2);
+    if (key >= 0) {
+      const list = this.byPc.get(key);
+      if (list !== undefined) {
+        for (let i = 0; i < list.length; i++) {
+          if (list[i].text === text) {
+            fl = list[i];
+            break;
+          }
+        }
+      }
+      if (fl === undefined) {
+        fl = parseFrameLine(text, p);
+        fl.text = detach(text);
+        if (list === undefined) this.byPc.set(key, [fl]);
+        else if (list.length < 16) list.push(fl);
+      }
+    } else {
+      fl = this.byText.get(text);
+      if (!fl) {
+        fl = parseFrameLine(text, p);
+        this.byText.set(detach(text), fl);
+      }
     }
     if (this.pending) this.pushPending(this.pending.pc === fl.pc);
     this.pending = fl;
@@ -256,6 +279,8 @@ export class Debug1Reader {
 
 /** One parsed `#` frame line, with its interned Frame once built (inlined or not). */
 interface FrameLine {
+  /** The whole `#` line (set when cached by PC). */
+  text?: string;
   pc: string;
   func: string;
   pkg: string;
@@ -293,6 +318,26 @@ function parseFrameLine(text: string, p: number): FrameLine {
     }
   }
   return { pc, func, pkg: packageOf(func, file), file, line };
+}
+
+/**
+ * The hex digits from `p` (after `0x`) as a number, when they are 1 to 13 digits (exact in a double)
+ * ending at a tab, a space or the end of the line; else -1.
+ */
+function hexKey(s: string, p: number): number {
+  let v = 0;
+  let i = p;
+  const n = s.length;
+  for (; i < n; i++) {
+    const c = s.charCodeAt(i);
+    let d: number;
+    if (c >= 48 && c <= 57) d = c - 48;
+    else if (c >= 97 && c <= 102) d = c - 87;
+    else if (c === TAB || c === SPACE) break;
+    else return -1;
+    v = v * 16 + d;
+  }
+  return i > p && i - p <= 13 ? v : -1;
 }
 
 function nextTab(s: string, p: number): number {

@@ -196,7 +196,7 @@ export class TextDumpReader implements TracebackHost {
     if (this.debug1) this.endDebug1(false);
     const max = this.opts.maxSnapshots ?? 10_000;
     if (this.snaps.length >= max) {
-      throw new InputError(this.source, 'too-many-snapshots', `holds more than ${max} dumps (raise maxSnapshots)`);
+      throw new InputError(this.source, 'too-many-snapshots', `holds more than ${max} dumps (raise with --max-snapshots)`);
     }
     const capturedAt = leadingTimestamp(this.unwrap.lastPrefix) ?? (no - this.stampNo <= 5 ? this.stampIso : undefined);
     this.stampNo = -1;
@@ -358,19 +358,22 @@ export class TextDumpReader implements TracebackHost {
   }
 }
 
-/** Goroutine ids of a snapshot: a bitset below 2^27 (16 MiB at most), a Set above. */
+/** Ids below this go in the bitset (128 KiB at most); larger ids, rare, in a Set. */
+const ID_BITS = 1 << 20;
+
+/** Goroutine ids of a snapshot: a bitset below 2^20 (128 KiB at most), a Set above. */
 class IdSet {
   private bits = new Uint32Array(256);
   private big: Set<number> | undefined;
 
   has(id: number): boolean {
-    if (id >= 1 << 27) return this.big?.has(id) ?? false;
+    if (id >= ID_BITS) return this.big?.has(id) ?? false;
     const w = id >>> 5;
     return w < this.bits.length && (this.bits[w] & (1 << (id & 31))) !== 0;
   }
 
   add(id: number): void {
-    if (id >= 1 << 27) {
+    if (id >= ID_BITS) {
       (this.big ??= new Set()).add(id);
       return;
     }

@@ -96,6 +96,9 @@ export function unescapeMarkdown(line: string): string {
   return s;
 }
 
+/** Longest prefix learned: kubectl, journald and logger headers are far shorter. */
+export const MAX_PREFIX = 256;
+
 /** Strips the learned prefix (and markdown escaping) from each line. */
 export class Unwrapper {
   private re: RegExp | undefined;
@@ -110,8 +113,15 @@ export class Unwrapper {
     return this.re !== undefined;
   }
 
-  /** Learn the prefix found before a dump anchor; the next lines carrying it are stripped. */
+  /**
+   * Learn the prefix found before a dump anchor; the next lines carrying it are stripped. A prefix
+   * longer than MAX_PREFIX is no log prefix (glued text): nothing is learned from it.
+   */
   learn(prefix: string): void {
+    if (prefix.length > MAX_PREFIX) {
+      this.re = undefined;
+      return;
+    }
     this.re = generalizePrefix(prefix);
     this.confirmed = false;
     this.misses = 0;

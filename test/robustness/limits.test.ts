@@ -146,12 +146,12 @@ describe('input that is not a dump', () => {
 });
 
 describe('known bugs in files still being finished (reported to the lead; fix, then turn it.fails into it)', () => {
-  it.fails('unwrap.ts: a log prefix of 300,000 characters makes generalizePrefix throw SyntaxError (regexp too large)', async () => {
+  it('unwrap.ts: a log prefix of 300,000 characters is not learned (generalizePrefix threw SyntaxError: regexp too large)', async () => {
     const s = `Jan 1 00:00:00 host app[1]: ${'{'.repeat(300_000)} goroutine 1 [running]:\nJan 1 00:00:00 host app[1]: main.main()\n`;
     await readBounded('huge-prefix.txt', Buffer.from(s));
   });
 
-  it.fails('text.ts: a goroutine id near 2^27 allocates a 16 MiB id bitset per snapshot (5 KB input → >1 GiB)', async () => {
+  it('text.ts: a goroutine id near 2^27 no longer allocates a 16 MiB id bitset per snapshot (5 KB input was >1 GiB)', async () => {
     const s = 'goroutine 134217000 [running]:\nmain.f()\n\t/a.go:1 +0x1\n\n'.repeat(100);
     await readBounded('big-ids.txt', Buffer.from(s));
   });
