@@ -123,6 +123,10 @@ function verdictWord(v: TrendVerdict, p: Palette): string {
 
 export function gateSection(g: GateResult, p: Palette): string {
   const head = g.passed ? p.ok('Gate: PASSED') : p.error('Gate: FAILED');
-  const rows = g.limits.map((l) => [l.passed ? p.ok('pass') : p.error('FAIL'), l.name, String(l.limit), oneLine(l.message)]);
-  return [head, table(['Result', 'Limit', 'Allowed', 'Detail'], rows, ['left', 'left', 'right', 'left'], p)].join('\n');
+  // One line per limit rather than a table: details are long sentences that a table would stretch.
+  const width = Math.max(...g.limits.map((l) => l.name.length));
+  const lines = g.limits.map(
+    (l) => `  ${l.passed ? p.ok('pass') : p.error('FAIL')}  ${l.name.padEnd(width)}  (allowed ${String(l.limit)})  ${oneLine(l.message)}`,
+  );
+  return [head, ...lines].join('\n');
 }
