@@ -214,7 +214,7 @@ describe('check', () => {
     writeFileSync(cfg, 'gate:\n  maxTotal: 10\n');
     const r = await run(['check', '--rules', cfg, HEALTHY]);
     expect(r.status).toBe(1);
-    expect(r.stdout).toMatch(/FAIL +│ max-total │ +10 │ 39 goroutines in [^│]+ > 10/);
+    expect(r.stdout).toMatch(/^  FAIL  max-total  \(allowed 10\)  39 goroutines in \S+ > 10$/m);
     expect((await run(['check', '--rules', cfg, '--max-total', '100', HEALTHY])).status).toBe(0);
   });
 
