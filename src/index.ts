@@ -27,8 +27,8 @@ export type { RunRulesOptions } from './rules/index.js';
 export type {
   CauseLocation, Evidence, EvidenceGroup, Finding, FindingCategory, GateConfig, LeakscopeConfig, Rule, RulePack, Severity,
 } from './rules/types.js';
-export { loadConfig, parseConfig, findConfig, ConfigError, isConfigError, CONFIG_NAMES } from './cli/config.js';
-export type { LoadConfigOptions, LoadedConfig } from './cli/config.js';
+export { loadConfig, parseConfig, findConfig, ConfigError, isConfigError, CONFIG_NAMES } from './rules/config.js';
+export type { LoadConfigOptions, LoadedConfig } from './rules/config.js';
 
 // Source: the line that causes a leak, from the program's Go source.
 export { explainWithSource } from './source/index.js';

@@ -9,7 +9,7 @@ import { isInputError, readDump, type ReadOptions } from '../read/index.js';
 import { diagnoseRaces, resolveRules, runRules } from '../rules/index.js';
 import type { Finding, LeakscopeConfig } from '../rules/types.js';
 import { explainWithSource } from '../source/index.js';
-import { loadConfig } from './config.js';
+import { loadConfig } from '../rules/config.js';
 import { mtimeOf, type InputFile } from './inputs.js';
 import { warn } from './output.js';
 import type { RulesFlags } from './options.js';

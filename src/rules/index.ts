@@ -12,7 +12,7 @@ import { resolveRules } from './packs.js';
 import type { Finding, LeakscopeConfig, RulePack } from './types.js';
 
 export interface RunRulesOptions {
-  /** A validated user config (see `src/cli/config.ts` `loadConfig`). */
+  /** A validated user config (see `loadConfig` in `config.ts`). */
   config?: LeakscopeConfig;
   /** Extra rule packs (already validated, e.g. with `parsePack`). */
   packs?: RulePack[];

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, copyFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, findConfig, loadConfig, parseConfig } from '../../src/cli/config.js';
+import { ConfigError, findConfig, loadConfig, parseConfig } from '../../src/rules/config.js';
 import { runRules } from '../../src/rules/index.js';
 import { analysis, group } from './build.js';
 

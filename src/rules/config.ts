@@ -7,10 +7,10 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { DETECTORS } from '../rules/detectors/index.js';
-import { knownRuleIds } from '../rules/packs.js';
-import type { LeakscopeConfig } from '../rules/types.js';
-import { fieldName, formatIssue, parseText, validateParsed, type ParsedText, type ValidationIssue } from '../rules/validate.js';
+import { DETECTORS } from './detectors/index.js';
+import { knownRuleIds } from './packs.js';
+import type { LeakscopeConfig } from './types.js';
+import { fieldName, formatIssue, parseText, validateParsed, type ParsedText, type ValidationIssue } from './validate.js';
 
 /** Looked for in this order in each directory, from the working directory up to the root. */
 export const CONFIG_NAMES = ['.leakscope.yaml', '.leakscope.yml', '.leakscope.json'] as const;
