@@ -13,20 +13,25 @@ import { loadConfig } from '../rules/config.js';
 import { mtimeOf, type InputFile } from './inputs.js';
 import { warn } from './output.js';
 import type { RulesFlags } from './options.js';
+import { inputSize, progressAllowed, progressBar } from './progress.js';
 
 export interface Setup {
   readonly config: LeakscopeConfig;
   /** Run the rules (false with `--no-rules`). */
   readonly rules: boolean;
   readonly analyzeOptions: AnalyzeOptions;
+  /** Show a progress bar on stderr while a large input is read (see progress.ts). */
+  readonly progress?: boolean;
 }
 
-export function setup(flags: RulesFlags & { level?: SimilarityLevel }): Setup {
+export function setup(flags: RulesFlags & { level?: SimilarityLevel; format?: string; output?: string }): Setup {
   const { config } = loadConfig(typeof flags.rules === 'string' ? { file: flags.rules } : {});
   const a = config.analyze ?? {};
   return {
     config,
     rules: flags.rules !== false,
+    // Only when the caller says which format it writes: never for JSON or piped output.
+    progress: flags.format !== undefined && progressAllowed({ format: flags.format, output: flags.output }),
     analyzeOptions: {
       level: flags.level ?? 'exact',
       ...(a.helperPackages ? { helperPackages: a.helperPackages } : {}),
@@ -50,27 +55,50 @@ export interface LoadedInput {
  */
 export async function load(input: InputFile, s: Setup, readOptions: ReadOptions = {}): Promise<LoadedInput | undefined> {
   let dump: Dump;
+  const bar = s.progress ? progressBar(input.path, inputSize(input.path)) : undefined;
   try {
-    dump = await readDump(input.path, readOptions);
+    dump = await readDump(input.path, bar ? { ...readOptions, onProgress: bar.onProgress } : readOptions);
   } catch (e) {
-    if (input.listed && isInputError(e) && (e.code === 'not-a-dump' || e.code === 'empty' || e.code === 'wrong-profile')) {
-      warn(`${e.message}; skipped`);
-      return undefined;
-    }
+    bar?.done();
+    if (skippable(input, e)) return undefined;
     throw e;
   }
+  bar?.done();
+  return analyzed(input, dump, s);
+}
+
+/** A file found through a folder or glob that is not a dump: skipped with a warning. */
+function skippable(input: InputFile, e: unknown): boolean {
+  if (input.listed && isInputError(e) && (e.code === 'not-a-dump' || e.code === 'empty' || e.code === 'wrong-profile')) {
+    warn(`${e.message}; skipped`);
+    return true;
+  }
+  return false;
+}
+
+function analyzed(input: InputFile, dump: Dump, s: Setup): LoadedInput {
   reportWarnings(dump);
   const analyses = dump.snapshots.map((snap) => analyze(snap, s.analyzeOptions));
   const mtime = mtimeOf(input.path);
   return mtime === undefined ? { path: input.path, dump, analyses } : { path: input.path, dump, analyses, mtime };
 }
 
+/** Several inputs are read in parallel (worker threads for large files, src/read/parallel.ts). */
 export async function loadAll(inputs: readonly InputFile[], s: Setup, readOptions: ReadOptions = {}): Promise<LoadedInput[]> {
   const out: LoadedInput[] = [];
-  for (const input of inputs) {
-    const l = await load(input, s, readOptions);
-    if (l) out.push(l);
+  if (inputs.length <= 1) {
+    for (const input of inputs) {
+      const l = await load(input, s, readOptions);
+      if (l) out.push(l);
+    }
+    return out;
   }
+  const { readDumpsSettled } = await import('../read/parallel.js');
+  const read = await readDumpsSettled(inputs.map((i) => i.path), readOptions);
+  read.forEach((r, i) => {
+    if (r.ok) out.push(analyzed(inputs[i], r.dump, s));
+    else if (!skippable(inputs[i], r.error)) throw r.error;
+  });
   return out;
 }
 

@@ -11,6 +11,9 @@ import { isAscii } from 'node:buffer';
 
 export type LineSink = (line: string, lineNo: number) => void;
 
+/** Bytes of ASCII turned into one string at a time. */
+const PIECE = 64 * 1024;
+
 export class LineSplitter {
   /** Bytes of a UTF-8 character cut by the end of the previous chunk. */
   private pending: Buffer | undefined;
@@ -33,7 +36,18 @@ export class LineSplitter {
     }
     if (c.length === 0) return;
     if (isAscii(c)) {
-      this.text(c.toString('latin1'));
+      // In pieces of about PIECE bytes cut after a newline: strings that small are allocated in
+      // V8's young generation and die there, where a megabyte string goes to the large-object space
+      // and stays until a full collection (peak memory).
+      const n = c.length;
+      let start = 0;
+      while (n - start > PIECE) {
+        let end = c.lastIndexOf(10, start + PIECE - 1) + 1;
+        if (end <= start) end = start + PIECE;
+        this.text(c.toString('latin1', start, end));
+        start = end;
+      }
+      this.text(c.toString('latin1', start, n));
       return;
     }
     const cut = completeUtf8(c);
