@@ -209,7 +209,7 @@ function kindFromFrames(frames: readonly Frame[], format: DumpFormat, state: str
   for (let i = 0; i < frames.length; i++) {
     const fn = frames[i].func;
     const direct = FRAME_KINDS.get(fn) ?? prefixKind(fn);
-    if (direct) return direct;
+    if (direct) return (direct === 'chan-send' || direct === 'chan-receive') && parksOnNilChan(frames, i) ? 'blocked-forever' : direct;
     const sema = semaEntry(fn);
     if (sema) return syncKind(frames, i + 1, sema);
     if (isPlumbing(frames[i])) continue;
@@ -224,6 +224,36 @@ function kindFromFrames(frames: readonly Frame[], format: DumpFormat, state: str
   // Only runtime frames (debug=1 prints such a stack in full): a goroutine the runtime owns.
   if (frames.length > 0 && frames.every((f) => f.func.startsWith('runtime.') || f.pkg === 'runtime')) return 'runtime';
   return state === 'semacquire' ? 'semaphore' : 'unknown';
+}
+
+/**
+ * Lines between the compiler's entry point (`chanrecv1`/`chanrecv2`, `chansend1`) and a park inside
+ * `chanrecv`/`chansend` below which the park is the nil-channel branch. In every runtime/chan.go since
+ * Go 1.5 the entry points are defined right before `chanrecv`/`chansend`, whose first statement
+ * (after a debug print) is `if c == nil { … gopark(…ChanReceiveNilChan / ChanSendNilChan…) }`: 20–25
+ * lines below the entry point's call (Go 1.19: 469−447, 165−145). The blocking park comes after the
+ * lock, the closed check, the waiting-partner and buffer paths and the sudog setup: 110+ lines below
+ * (Go 1.19: 583−442, 259−145; Go 1.8: ~120). No version's line numbers are hard-coded: only the
+ * layout of the file, which has not changed in this respect.
+ */
+const NIL_CHAN_MAX_OFFSET = 60;
+
+/**
+ * Frames with every runtime frame (debug=0, tracebacks): is the park at `frames[i]`
+ * (`runtime.chanrecv` / `runtime.chansend`) the nil-channel branch? Needs the caller frame to be the
+ * compiler entry point in the same file and both line numbers; anything else (reflect, select,
+ * missing lines) is left alone.
+ */
+function parksOnNilChan(frames: readonly Frame[], i: number): boolean {
+  const f = frames[i];
+  const caller = frames[i + 1];
+  if (!caller || f.line <= 0 || caller.line <= 0 || f.file !== caller.file) return false;
+  const ok =
+    (f.func === 'runtime.chanrecv' && (caller.func === 'runtime.chanrecv1' || caller.func === 'runtime.chanrecv2')) ||
+    (f.func === 'runtime.chansend' && caller.func === 'runtime.chansend1');
+  if (!ok) return false;
+  const d = f.line - caller.line;
+  return d > 0 && d < NIL_CHAN_MAX_OFFSET;
 }
 
 function prefixKind(fn: string): WaitKind | undefined {

@@ -2,7 +2,7 @@
 import type { Analysis, AnalyzedGroup, SiteFrame } from '../analyze/types.js';
 import type { RaceReport } from '../model/dump.js';
 import { describe, evidenceGroup, render, templateVars } from './evidence.js';
-import { num, pct, shortFunc, siteOf, siteText, waitText } from './frames.js';
+import { isJoinWaiter, num, pct, shortFunc, siteOf, siteText, stateOf, waitText } from './frames.js';
 import type { LinkGraph } from './links.js';
 import type { Finding, Rule, Severity } from './types.js';
 
@@ -72,7 +72,7 @@ export function finishCandidate(c: Candidate & { severity: Severity }, a: Analys
     ...c.related.map((g) => evidenceGroup(g, 'related')),
     ...(c.companions ?? []).map((g) => evidenceGroup(g, 'related')),
   ];
-  const goroutines = c.goroutines !== undefined && !c.root ? c.goroutines : groups.reduce((n, g) => n + g.count, 0);
+  const goroutines = c.goroutines !== undefined && !c.root ? c.goroutines : involved(c);
   const base = c.root ? templateVars(a, c.root, c.consequences, goroutines, groups.length) : { goroutines: num(goroutines), total: num(a.total) };
   const vars: Record<string, string> = { ...base, ...c.vars };
   if (rule.aggregate && c.root) {
@@ -102,15 +102,42 @@ export function finishCandidate(c: Candidate & { severity: Severity }, a: Analys
   };
 }
 
+/**
+ * Goroutines a finding is about: its root(s), related and companion groups, and of each consequence
+ * only the goroutines behind the root. A join waiter can hold waiters for healthy siblings too
+ * (apiproxy-leak: 380 in errgroup.Wait, 300 behind the blocked send, 80 behind live watches); those
+ * are not part of the leak, so a waiter group counts at most as many goroutines as the root has.
+ */
+export function involved(c: Candidate): number {
+  const roots = [...(c.root ? [c.root] : []), ...c.roots];
+  const rootCount = roots.reduce((n, g) => n + g.count, 0);
+  const others = [...c.related, ...(c.companions ?? [])].reduce((n, g) => n + g.count, 0);
+  return rootCount + others + c.consequences.reduce((n, g) => n + behind(g, rootCount), 0);
+}
+
+/** Goroutines of consequence `g` behind a root of `rootCount` goroutines. */
+export function behind(g: AnalyzedGroup, rootCount: number): number {
+  return rootCount > 0 && isJoinWaiter(g) && g.count > rootCount ? rootCount : g.count;
+}
+
 function rootFacts(c: Candidate, a: Analysis): string[] {
   const g = c.root!;
   const out: string[] = [];
-  const state = g.states[0] || g.waitKind;
+  const state = stateOf(g) || g.waitKind;
   out.push(`${num(g.count)} of ${num(a.total)} goroutines (${pct(g.share)}) [${state}] at ${siteText(siteOf(g))}`);
   if (g.wait) out.push(`waiting ${waitText(g.wait)} (${num(g.wait.stamped)} of ${num(g.count)} printed a wait time)`);
   if (g.creator) out.push(`created by ${shortFunc(g.creator.func)} at ${siteText(g.creator)}`);
   for (const r of c.roots) out.push(`also root: ${describe(r)}`);
-  for (const q of c.consequences) out.push(`consequence: ${describe(q)}`);
+  const rootCount = g.count + c.roots.reduce((n, r) => n + r.count, 0);
+  for (const q of c.consequences) {
+    out.push(`consequence: ${describe(q)}`);
+    const rest = q.count - behind(q, rootCount);
+    if (rest > 0) {
+      out.push(
+        `${num(rest)} more goroutine${rest === 1 ? '' : 's'} at ${siteText(siteOf(q))} wait for other goroutines they started (live siblings, not part of this leak); not counted`,
+      );
+    }
+  }
   if (c.rule.aggregate) for (const r of c.related) out.push(`with: ${describe(r)}`);
   for (const r of c.companions ?? []) out.push(`with: ${describe(r)}`);
   return out;

@@ -9,7 +9,7 @@ import { union, withCascade } from './cascade.js';
 import { isLeaked, matchGroup, matchWhen, re, type FindingFacts } from './match.js';
 import { LinkGraph } from './links.js';
 import { siteOf } from './frames.js';
-import { finishCandidate, type Candidate, type Detector, type ResolvedRule, type RuleContext } from './candidate.js';
+import { finishCandidate, involved, type Candidate, type Detector, type ResolvedRule, type RuleContext } from './candidate.js';
 import type { Finding, Severity, Suppression } from './types.js';
 
 /** Categories whose findings own their groups: one root per group across them. */
@@ -117,8 +117,7 @@ function suppress(cands: Candidate[], list: readonly Suppression[]): Candidate[]
 /** Decide severity and variant text; drop candidates whose `require` fails. */
 function score(c: Candidate, a: Analysis): (Candidate & { severity: Severity }) | null {
   const rule = c.rule;
-  const all = [...(c.root ? [c.root] : []), ...c.roots, ...c.consequences, ...c.related, ...(c.companions ?? [])];
-  const goroutines = c.goroutines ?? all.reduce((n, g) => n + g.count, 0);
+  const goroutines = c.goroutines ?? involved(c);
   if (!c.root) return { ...c, goroutines, severity: c.severity ?? rule.severity };
   const facts: FindingFacts = {
     root: c.root,
@@ -136,10 +135,13 @@ function score(c: Candidate, a: Analysis): (Candidate & { severity: Severity }) 
       }
     }
   }
-  const v = c.variant ? rule.variants?.[c.variant] : undefined;
+  // A finding that ends up `info` without a detector's variant uses the rule's neutral `info` text,
+  // if it has one: an info finding must not say "nobody sends" or "they leak too".
+  const variant = c.variant ?? (severity === 'info' && rule.variants?.info ? 'info' : undefined);
+  const v = variant ? rule.variants?.[variant] : undefined;
   if (v?.omit) return null;
   if (v?.severity) severity = v.severity;
-  return { ...c, goroutines, severity, confidence: c.confidence ?? (isLeaked(c.root, a) ? 'certain' : undefined) };
+  return { ...c, variant, goroutines, severity, confidence: c.confidence ?? (isLeaked(c.root, a) ? 'certain' : undefined) };
 }
 
 /** Several rules (or a re-rooted waiter rule) landing on one root become one finding. */

@@ -1,6 +1,6 @@
 /** Evidence and template variables of a finding, from its groups. */
 import type { Analysis, AnalyzedGroup } from '../analyze/types.js';
-import { isJoinWaiter, num, pct, shortFunc, siteOf, siteText, waitText } from './frames.js';
+import { isJoinWaiter, num, pct, shortFunc, siteOf, siteText, stateOf, waitText } from './frames.js';
 import type { EvidenceGroup } from './types.js';
 
 export type Role = EvidenceGroup['role'];
@@ -12,7 +12,7 @@ export function evidenceGroup(g: AnalyzedGroup, role: Role): EvidenceGroup {
     count: g.count,
     share: g.share,
     waitKind: g.waitKind,
-    state: g.states[0] ?? '',
+    state: stateOf(g),
     ...(s ? { site: { func: s.func, file: s.file, line: s.line } } : {}),
     ...(g.wait ? { wait: { min: g.wait.min, max: g.wait.max } } : {}),
     role,
@@ -31,7 +31,7 @@ export function describe(g: AnalyzedGroup): string {
     const join = [...g.frames].reverse().find((f) => JOIN_FUNC.test(f.func));
     if (join) return `${n} in ${shortFunc(join.func)} from ${where}`;
   }
-  const state = g.states[0] || g.waitKind;
+  const state = stateOf(g) || g.waitKind;
   return `${n} [${state}] at ${where}`;
 }
 
@@ -62,7 +62,7 @@ export function templateVars(
     fullFunc: s?.func ?? '',
     file: s?.file ?? '',
     line: s ? String(s.line) : '',
-    state: root.states[0] || root.waitKind,
+    state: stateOf(root) || root.waitKind,
     waitKind: root.waitKind,
     wait: wait || 'less than a minute (or unstamped)',
     waitClause: wait ? `, parked for ${wait}` : '',
@@ -70,6 +70,7 @@ export function templateVars(
     createdBy: root.creator ? ` started by ${shortFunc(root.creator.func)} (${siteText(root.creator)})` : '',
     consequences: num(cons),
     consequenceList: consList,
+    behind: consequences.length ? ` Behind them, ${consList} ${consequences.length === 1 && consequences[0].count === 1 ? 'waits' : 'wait'} for them to finish.` : '',
     cascade: consequences.length
       ? ` Behind them, ${consList} ${consequences.length === 1 && consequences[0].count === 1 ? 'waits' : 'wait'} for them to finish, so they leak too.`
       : '',

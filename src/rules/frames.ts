@@ -104,6 +104,28 @@ export function isParked(g: AnalyzedGroup): boolean {
   return ['chan-send', 'chan-receive', 'select', 'blocked-forever', 'mutex', 'rwmutex', 'waitgroup', 'cond', 'semaphore'].includes(g.waitKind);
 }
 
+/**
+ * The state as the runtime would print it: the printed one, else (debug=0, which prints none) what the
+ * frames show for the states that matter to the rules: `chan receive (nil chan)`,
+ * `chan send (nil chan)`, `select (no cases)`. '' when neither tells.
+ */
+export function stateOf(g: AnalyzedGroup): string {
+  if (g.states[0]) return g.states[0];
+  if (g.waitKind === 'blocked-forever') {
+    for (const f of g.frames) {
+      if (f.func === 'runtime.chanrecv') return 'chan receive (nil chan)';
+      if (f.func === 'runtime.chansend') return 'chan send (nil chan)';
+      if (f.func === 'runtime.block') return 'select (no cases)';
+    }
+  }
+  return '';
+}
+
+/** The wait state hidden by the format (debug=1 prints no state and no leading runtime frames). */
+export function stateHidden(g: AnalyzedGroup): boolean {
+  return g.waitKind === 'unknown';
+}
+
 /** `runtime.chanrecv2` (`for v := range c` / `v, ok := <-c`) visible in the stack. */
 export function receivesInRange(g: AnalyzedGroup): boolean {
   return g.frames.some((f) => f.func === 'runtime.chanrecv2');

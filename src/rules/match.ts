@@ -1,6 +1,6 @@
 /** Rule conditions as data: does an analyzed group satisfy a `GroupMatch` / `LevelWhen`? */
 import type { Analysis, AnalyzedGroup } from '../analyze/types.js';
-import { siteAtEntry } from './frames.js';
+import { siteAtEntry, stateOf } from './frames.js';
 import type { GroupMatch, LevelWhen } from './types.js';
 
 const cache = new Map<string, RegExp>();
@@ -46,7 +46,8 @@ export function matchGroup(m: GroupMatch, g: AnalyzedGroup, a: Analysis): boolea
   if (m.headlineKind !== undefined && !(a.snapshot.headline && m.headlineKind.includes(a.snapshot.headline.kind))) return false;
   if (m.state !== undefined) {
     const r = re(m.state);
-    if (!g.states.some((s) => r.test(s))) return false;
+    const inferred = stateOf(g);
+    if (!g.states.some((s) => r.test(s)) && !(inferred && r.test(inferred))) return false;
   }
   if (m.func !== undefined && !anyFrame(g, m.func)) return false;
   if (m.allFuncs !== undefined && !m.allFuncs.every((p) => anyFrame(g, p))) return false;

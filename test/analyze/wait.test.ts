@@ -75,6 +75,28 @@ describe('classifyWait from debug=0 frames (all frames, no state)', () => {
       runtime.chanrecv /usr/local/Cellar/go/1.15.6/libexec/src/runtime/chan.go:577
       runtime.chanrecv1 /usr/local/Cellar/go/1.15.6/libexec/src/runtime/chan.go:439
       main.chanReceiveForever /Users/f/go/src/github.com/felixge/go-profiler-notes/examples/goroutine/main.go:177`, 'chan-receive'],
+    // samples/nil-channel/goroutine.debug0.pb.gz: the nil-channel park is the first statement of
+    // chanrecv/chansend, right below the compiler entry points; the blocking park is 100+ lines on.
+    ['nil chan receive (samples/nil-channel debug0)', `
+      runtime.gopark /usr/lib/go-1.19/src/runtime/proc.go:363
+      runtime.chanrecv /usr/lib/go-1.19/src/runtime/chan.go:469
+      runtime.chanrecv2 /usr/lib/go-1.19/src/runtime/chan.go:447
+      example.com/notifier/internal/broker.(*Broker).Subscribe.func1 /w/internal/broker/broker.go:30`, 'blocked-forever'],
+    ['nil chan send (samples/nil-channel debug0)', `
+      runtime.gopark /usr/lib/go-1.19/src/runtime/proc.go:363
+      runtime.chansend /usr/lib/go-1.19/src/runtime/chan.go:165
+      runtime.chansend1 /usr/lib/go-1.19/src/runtime/chan.go:145
+      example.com/notifier/internal/broker.(*Broker).Publish /w/internal/broker/broker.go:39`, 'blocked-forever'],
+    ['blocking receive, Go 1.19 (samples/unstopped-tickers debug0)', `
+      runtime.gopark /usr/lib/go-1.19/src/runtime/proc.go:363
+      runtime.chanrecv /usr/lib/go-1.19/src/runtime/chan.go:583
+      runtime.chanrecv2 /usr/lib/go-1.19/src/runtime/chan.go:447
+      example.com/chat/internal/session.(*Session).heartbeat /w/internal/session/session.go:31`, 'chan-receive'],
+    ['receive without line numbers stays a receive', `
+      runtime.gopark
+      runtime.chanrecv
+      runtime.chanrecv1
+      main.f /tmp/main.go:3`, 'chan-receive'],
     ['select (go1.19 run)', `
       runtime.gopark /usr/lib/go-1.19/src/runtime/proc.go:363
       runtime.selectgo /usr/lib/go-1.19/src/runtime/select.go:328

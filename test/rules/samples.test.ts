@@ -22,7 +22,7 @@ const LEAK_FILES: Record<string, string[]> = {
   'apiproxy-leak': ['goroutine.debug2.txt', 'goroutine.debug0.pb.gz', 'goroutine-sigquit.txt'],
   'apiproxy-leak-renamed': ['goroutine.debug2.txt', 'goroutine.debug0.pb.gz'],
   'blocked-receive': ['goroutine.debug2.txt', 'goroutine.debug0.pb.gz'],
-  'nil-channel': ['goroutine.debug2.txt'],
+  'nil-channel': ['goroutine.debug2.txt', 'goroutine.debug0.pb.gz'],
   'unstopped-tickers': ['goroutine.debug2.txt', 'goroutine.debug0.pb.gz'],
   'waitgroup-leak': ['goroutine.debug2.txt'],
   'connection-leak': ['goroutine.debug2.txt', 'goroutine.debug0.pb.gz'],

@@ -2,6 +2,7 @@
 import type { Detector } from '../candidate.js';
 import { cascadeDetector } from '../cascade.js';
 import { crashDetector, mapCrashDetector } from './crash.js';
+import { hiddenCascadeDetector, hiddenStateDetector } from './hidden.js';
 import { orphanWaitDetector } from './joins.js';
 import { lockOrderDetector } from './locks.js';
 import { poolDetector } from './pool.js';
@@ -19,4 +20,6 @@ export const DETECTORS: Readonly<Record<string, Detector>> = {
   proportional: proportionalDetector,
   loops: loopsDetector,
   'long-park': longParkDetector,
+  'hidden-cascade': hiddenCascadeDetector,
+  'hidden-state': hiddenStateDetector,
 };

@@ -2,7 +2,8 @@
  * `orphan-wait`: a group parked in `WaitGroup.Wait` (or errgroup/conc Wait) while no goroutine it
  * could be waiting for exists any more — nothing started by the waiting function (its `created by`
  * or closures) is in the dump. Some goroutine returned without `Done()`: the wait can never end.
- * Only decided where creators are printed (debug=2): elsewhere `go worker()` children are invisible.
+ * Only decided where creators are printed (debug=2): elsewhere `go worker()` children are invisible
+ * (`variant: unlinked`, neutral text). Children mostly doing I/O or running (work in flight) make it `live`.
  * A waiter whose children are all alive and idle (workers in their loops) is `variant: live`: waiting
  * for live goroutines is what Wait is for. Stuck children are left to the cascade (the root is them).
  */
@@ -21,14 +22,25 @@ export function possibleChildren(g: AnalyzedGroup, groups: readonly AnalyzedGrou
   );
 }
 
+const ACTIVE = new Set(['io', 'syscall', 'running', 'runnable', 'sleep']);
+
 export const orphanWaitDetector: Detector = {
   description: 'join waiters: no child left = `variant: orphan` (a missing Done); only idle live children = `variant: live`',
   refine(ctx, _rule, c) {
     const g = c.root;
     if (!g || !isJoinWaiter(g)) return c;
-    const kids = [...ctx.graph.childrenOf(g).map((e) => e.child), ...possibleChildren(g, ctx.analysis.groups)];
-    if (kids.length) return kids.some(looksStuck) ? c : { ...c, variant: 'live' };
-    if (ctx.analysis.snapshot.format !== 'debug2') return c;
+    const kids = [...new Set([...ctx.graph.childrenOf(g).map((e) => e.child), ...possibleChildren(g, ctx.analysis.groups)])];
+    if (kids.length) {
+      const stuck = kids.filter(looksStuck).reduce((n, k) => n + k.count, 0);
+      // Work in flight: children doing I/O, syscalls or running outnumber the parked ones (a scrape
+      // fanning out to collectors, one of which waits for a reply). Waiting for them is what Wait is for.
+      const active = kids.filter((k) => ACTIVE.has(k.waitKind)).reduce((n, k) => n + k.count, 0);
+      if (!stuck || active > stuck) return { ...c, variant: 'live' };
+      return c;
+    }
+    // debug=0/1 print no `created by`: children started by `go worker()` are invisible, so "none left"
+    // is no evidence. Say only what the dump shows.
+    if (ctx.analysis.snapshot.format !== 'debug2') return { ...c, variant: 'unlinked' };
     return { ...c, variant: 'orphan', facts: [...c.facts, 'no goroutine started by the waiting code is left in the dump'] };
   },
 };

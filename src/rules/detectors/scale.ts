@@ -9,7 +9,7 @@
  */
 import type { Analysis, AnalyzedGroup } from '../../analyze/types.js';
 import { candidate, type Detector, type ResolvedRule, type RuleContext } from '../candidate.js';
-import { isJoinWaiter, isParked, num } from '../frames.js';
+import { isJoinWaiter, isParked, looksStuck, num } from '../frames.js';
 
 const memo = new WeakMap<Analysis, Map<string, AnalyzedGroup[][]>>();
 
@@ -33,22 +33,34 @@ export function proportionalSets(a: Analysis, minCount: number, minGroups: numbe
 }
 
 /**
- * Proportional sets minus cascade chains: a child stuck under a WaitGroup parent has the parent's
- * count by construction, which makes a chain, not a family of independent per-object goroutines.
+ * Proportional sets, with cascade chains handled: a child under a WaitGroup parent has the parent's
+ * count by construction, which makes a chain, not independent per-object goroutines. A chain whose
+ * children look stuck is taken out of the set (it is a cascade for the other rules); a chain of idle
+ * children (a per-session `Wait` over per-session loops) stays in the set but counts as ONE group
+ * towards `minGroups`.
  */
 function setsFor(ctx: RuleContext, rule: ResolvedRule): AnalyzedGroup[][] {
   const minGroups = ctx.param(rule, 'minGroups', 3);
   const sets = proportionalSets(ctx.analysis, ctx.param(rule, 'minCount', 100), minGroups, ctx.param(rule, 'tolerance', 0.02));
-  return sets
-    .map((list) => {
-      const set = new Set(list);
-      return list.filter(
-        (g) =>
-          !ctx.graph.parentsOf(g).some((e) => set.has(e.parent) && isJoinWaiter(e.parent)) &&
-          !(isJoinWaiter(g) && ctx.graph.childrenOf(g).some((e) => set.has(e.child))),
-      );
-    })
-    .filter((set) => set.length >= minGroups);
+  const out: AnalyzedGroup[][] = [];
+  for (const list of sets) {
+    const set = new Set(list);
+    const joinParent = (g: AnalyzedGroup) => ctx.graph.parentsOf(g).find((e) => set.has(e.parent) && isJoinWaiter(e.parent))?.parent;
+    const kidsInSet = (g: AnalyzedGroup) => (isJoinWaiter(g) ? ctx.graph.childrenOf(g).filter((e) => set.has(e.child)).map((e) => e.child) : []);
+    const stuckChain = new Set<AnalyzedGroup>();
+    const units = new Set<AnalyzedGroup>();
+    for (const g of list) {
+      const kids = kidsInSet(g);
+      if (kids.length && kids.some(looksStuck)) {
+        stuckChain.add(g);
+        for (const k of kids) stuckChain.add(k);
+      }
+    }
+    const kept = list.filter((g) => !stuckChain.has(g) && !(joinParent(g) && stuckChain.has(joinParent(g)!)));
+    for (const g of kept) units.add(joinParent(g) && kept.includes(joinParent(g)!) ? joinParent(g)! : g);
+    if (units.size >= minGroups) out.push(kept);
+  }
+  return out;
 }
 
 export const proportionalDetector: Detector = {
