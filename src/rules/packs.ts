@@ -3,7 +3,7 @@
  * `files` has `rules`). They are validated by the same schema as user rules when first loaded.
  * `resolveRules` applies a user config: packs to use, overrides by id, disabled ids, added rules.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ResolvedRule } from './candidate.js';
 import type { LeakscopeConfig, Rule, RuleOverride, RulePack } from './types.js';
@@ -25,12 +25,30 @@ export function parsePack(text: string, file: string): RulePack {
   return parsed.value as RulePack;
 }
 
+/** Parse and validate a built-in pack from its YAML source (`rules/<name>.yaml`). */
+export function parseBuiltinPackSource(name: BuiltinPack): RulePack {
+  const file = `${RULES_DIR}${name}.yaml`;
+  return parsePack(readFileSync(file, 'utf8'), file);
+}
+
+/**
+ * `npm run build` writes the packs, validated, as JSON beside the compiled module
+ * (scripts/compile-packs.mjs); running from source (tests) reads the YAML.
+ */
+const COMPILED = fileURLToPath(new URL('./builtin-packs.json', import.meta.url));
+
 export function builtinPack(name: BuiltinPack): RulePack {
   let p = loaded.get(name);
   if (!p) {
-    const file = `${RULES_DIR}${name}.yaml`;
-    p = parsePack(readFileSync(file, 'utf8'), file);
-    loaded.set(name, p);
+    if (existsSync(COMPILED)) {
+      const all = JSON.parse(readFileSync(COMPILED, 'utf8')) as Record<string, RulePack>;
+      for (const [k, v] of Object.entries(all)) loaded.set(k, v);
+      p = loaded.get(name);
+    }
+    if (!p) {
+      p = parseBuiltinPackSource(name);
+      loaded.set(name, p);
+    }
   }
   return p;
 }

@@ -3,8 +3,15 @@
  * field: `.leakscope.yaml:12: rules[2].match.minCount: must be integer`. The line comes from the YAML
  * node at the failing JSON path (JSON is parsed as YAML too, so the same mapping serves both).
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { isMap, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { createRequire } from 'node:module';
+import type { Ajv as AjvType, ErrorObject, ValidateFunction } from 'ajv';
+import type { Document, Node } from 'yaml';
+
+// ajv and yaml cost ~130 ms to load; every run without a user config or pack file skips them (the
+// built-in packs ship pre-validated as JSON), so they are loaded on first use.
+const require = createRequire(import.meta.url);
+const ajvModule = () => require('ajv') as typeof import('ajv');
+const yamlModule = () => require('yaml') as typeof import('yaml');
 import { configSchema, packSchema } from './schema.js';
 
 /** One problem in a config or pack file. */
@@ -22,14 +29,14 @@ export function formatIssue(i: ValidationIssue): string {
   return i.field ? `${where}: ${i.field}: ${i.message}` : `${where}: ${i.message}`;
 }
 
-let ajv: Ajv | undefined;
+let ajv: AjvType | undefined;
 const compiled = new Map<string, ValidateFunction>();
 
 function validator(kind: 'config' | 'pack'): ValidateFunction {
   let v = compiled.get(kind);
   if (v) return v;
   if (!ajv) {
-    ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
+    ajv = new (ajvModule().Ajv)({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
     ajv.addFormat('regex', { type: 'string', validate: isRegex });
   }
   v = ajv.compile(kind === 'config' ? configSchema : packSchema);
@@ -56,6 +63,7 @@ export interface ParsedText {
 
 /** Parse YAML or JSON text; syntax errors become issues with their line. */
 export function parseText(text: string, file: string): ParsedText {
+  const { LineCounter, parseDocument, isMap, isSeq } = yamlModule();
   const lc = new LineCounter();
   const doc: Document = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
   const issues: ValidationIssue[] = doc.errors.map((e) => ({
