@@ -35,6 +35,8 @@ export async function emit(input: ReportInput, flags: ReportFlags, extra: Partia
     palette: useColor(flags) ? ANSI : PLAIN,
     toolVersion: toolVersion(),
     ...extra,
+    // The user's --path-prefix first (first match wins), then the command's own (--source).
+    ...(flags.pathPrefix || extra.pathPrefixes ? { pathPrefixes: [...(flags.pathPrefix ?? []), ...(extra.pathPrefixes ?? [])] } : {}),
   };
   await writeOutput(await render(flags.format, input, opts), flags.output);
 }

@@ -2,11 +2,14 @@
  * Flag parsing shared by the commands: value parsers that reject bad values with a one-line message
  * (commander turns them into exit 2), and the options every report-writing command has.
  */
+import { statSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { SimilarityLevel } from '../analyze/types.js';
 import { FORMATS, type FormatName } from '../report/index.js';
 import type { PathMapping } from '../report/types.js';
+import type { ReadOptions } from '../read/index.js';
 import type { Severity } from '../rules/types.js';
+import { UsageError } from './exit-codes.js';
 
 export function positiveInt(value: string): number {
   if (!/^\d+$/.test(value.trim()) || Number(value) < 1) throw new InvalidArgumentError('expected a whole number ≥ 1.');
@@ -110,4 +113,60 @@ export function addRulesOptions(cmd: Command): Command {
   return cmd
     .option('--rules <file>', 'config file with rules, overrides, suppressions and gate limits (default: .leakscope.yaml found upward)')
     .option('--no-rules', 'do not run the rules');
+}
+
+/** `512MiB`, `2GB`, `64k`, `1048576` → bytes. Decimal (kB, MB, GB) and binary (KiB, MiB, GiB) units. */
+export function size(value: string): number {
+  const m = value.trim().match(/^(\d+(?:\.\d+)?)\s*([kmgt]?)(i?)(b?)$/i);
+  if (!m || (m[3] && !m[2])) throw new InvalidArgumentError('expected a size like 1048576, 512MiB or 2GB.');
+  const exp = ' kmgt'.indexOf(m[2].toLowerCase() || ' ');
+  const base = m[3] || (m[2] && !m[4]) ? 1024 : 1000;
+  const bytes = Math.floor(Number(m[1]) * base ** exp);
+  if (!(bytes >= 1) || !Number.isSafeInteger(bytes)) throw new InvalidArgumentError('expected a size of at least 1 byte.');
+  return bytes;
+}
+
+/** The reader's limits, as flags (SECURITY.md): every command that reads input has them. */
+export interface ReadFlags {
+  maxDecompressed?: number;
+  maxLine?: number;
+  maxSnapshots?: number;
+  maxDownload?: number;
+  maxProtobuf?: number;
+  timeout?: number;
+}
+
+export function addReadOptions(cmd: Command, o: { timeout?: boolean } = {}): Command {
+  cmd
+    .option('--max-decompressed <bytes>', 'refuse gzip input that decompresses to more than this (512MiB, 2GB…; default 4GiB)', size)
+    .option('--max-line <chars>', 'cut longer lines, with a warning (default 1048576)', positiveInt)
+    .option('--max-snapshots <n>', 'refuse an input holding more dumps than this (default 10000)', positiveInt)
+    .option('--max-download <bytes>', 'refuse a URL response larger than this (default 256MiB)', size)
+    .option('--max-protobuf <bytes>', 'refuse a protobuf profile larger than this (default 512MiB)', size);
+  if (o.timeout !== false) cmd.option('--timeout <duration>', 'give up on a URL when connecting or a read stalls this long (default 10s to connect, 30s per read)', duration);
+  return cmd;
+}
+
+/** ReadFlags → the reader's options (src/read/index.ts ReadOptions). */
+export function readOptionsOf(f: ReadFlags): ReadOptions {
+  return {
+    ...(f.maxDecompressed !== undefined ? { maxDecompressedBytes: f.maxDecompressed } : {}),
+    ...(f.maxLine !== undefined ? { maxLineLength: f.maxLine } : {}),
+    ...(f.maxSnapshots !== undefined ? { maxSnapshots: f.maxSnapshots } : {}),
+    ...(f.maxDownload !== undefined ? { maxDownloadBytes: f.maxDownload } : {}),
+    ...(f.maxProtobuf !== undefined ? { maxProtobufBytes: f.maxProtobuf } : {}),
+    ...(f.timeout !== undefined ? { connectTimeoutMs: f.timeout, readTimeoutMs: f.timeout } : {}),
+  };
+}
+
+/** `--source DIR` must be a folder: checked before any work, like `--rules FILE`. */
+export function checkSourceDir(dir: string | undefined): void {
+  if (dir === undefined) return;
+  let st;
+  try {
+    st = statSync(dir);
+  } catch {
+    throw new UsageError(`--source ${dir}: no such folder`);
+  }
+  if (!st.isDirectory()) throw new UsageError(`--source ${dir}: not a folder (give the checkout of the program's Go source)`);
 }

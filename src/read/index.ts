@@ -158,7 +158,9 @@ function markCutLine(dump: Dump, tail: string, lineNo: number): Dump {
   const message = `the input ends in the middle of line ${lineNo} ('${shown.trim()}'), without a final newline: it was cut there`;
   const snaps = dump.snapshots;
   const last = snaps[snaps.length - 1];
-  if (!last || (last.lines && lineNo > last.lines.last + 2)) {
+  // No goroutine dump at all (a race log): the race reader says itself when a report is cut short.
+  if (!last) return dump;
+  if (last.lines && lineNo > last.lines.last + 2) {
     return { ...dump, warnings: [...dump.warnings, { severity: 'warning', code: 'input-cut', line: lineNo, message }] };
   }
   if (last.truncated && last.warnings.some((w) => w.code === 'truncated')) return dump;

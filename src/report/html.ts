@@ -81,7 +81,7 @@ export function renderHtml(input: ReportInput, opts: HtmlOptions = {}): string {
     nav.unshift(['gate', 'Gate']);
     body.push(section('gate', 'Gate', renderGate(input.gate)));
   }
-  body.push(section('findings', `Findings (${fmtInt(input.findings.length)})`, renderFindings(input.findings, { stacks, multi })));
+  body.push(section('findings', `Findings (${fmtInt(input.findings.length)})`, renderFindings(input.findings, { stacks, multi, ...(input.rulesSkipped ? { rulesSkipped: true } : {}) })));
   if (primary) {
     nav.push(['wait-kinds', 'Wait kinds']);
     const where = multi ? `<p class="muted">In the last snapshot (${esc(primary.snapshot.source)}).</p>` : '';

@@ -8,7 +8,7 @@ import type { Finding } from '../rules/types.js';
 import { code, fenced, md, mdProse, mdTable } from './markdown-kit.js';
 import {
   fileLine, fmtDelta, fmtDuration, fmtGrowth, fmtInt, fmtP, fmtRate, fmtShare, fmtWait, plural, selectGroups, shortFunc,
-  shortSite, siteOf, sortFindings, topN, waitLabel,
+  shortSite, siteOf, snapshotKind, sortFindings, topN, waitColumn,
 } from './text.js';
 import type { RenderOptions, ReportInput } from './types.js';
 
@@ -23,6 +23,7 @@ export function renderMarkdown(input: ReportInput, opts: RenderOptions = {}): st
     ));
   }
   if (input.findings.length) out.push(findings(input.findings));
+  else if (input.rulesSkipped) out.push('_Rules not run (--no-rules)._');
   if (input.diff) out.push(diff(input, opts));
   if (input.trend) out.push(trend(input, opts));
   const shown = input.command === 'inspect' || input.command === 'report' ? input.analyses : input.command === 'check' ? input.analyses.slice(-1) : [];
@@ -35,7 +36,7 @@ function headline(input: ReportInput): string {
   const errors = input.findings.filter((f) => f.severity === 'error').length;
   const parts: string[] = [];
   if (input.gate) parts.push(input.gate.passed ? 'gate passed' : 'gate failed');
-  parts.push(input.findings.length ? `${plural(input.findings.length, 'finding')} (${errors} error)` : 'no findings');
+  parts.push(input.findings.length ? `${plural(input.findings.length, 'finding')} (${errors} error)` : input.rulesSkipped ? 'rules not run' : 'no findings');
   if (input.trend) parts.push(input.trend.verdict === 'leak' ? 'steady growth' : input.trend.verdict === 'no-leak' ? 'no steady growth' : 'too few snapshots for a trend');
   return parts.join(', ');
 }
@@ -64,7 +65,7 @@ function details(f: Finding): string {
   const bullets = f.evidence.facts.map((fact) => `- ${mdProse(fact)}`);
   for (const g of f.evidence.groups.filter((g) => g.role !== 'root')) {
     const site = g.site ? ` at ${code(`${shortFunc(g.site.func)} ${shortSite(g.site)}`)}` : '';
-    bullets.push(`- ${g.role}: ${md(plural(g.count, 'goroutine'))} ${md(g.state || g.waitKind)}${site}`);
+    bullets.push(`- ${g.role}: ${md(plural(g.count, 'goroutine'))} ${md(waitColumn({ waitKind: g.waitKind, states: [g.state] }))}${site}`);
   }
   if (bullets.length) body.push(bullets.join('\n'));
   body.push(`**Likely cause:** ${mdProse(f.cause)}`);
@@ -79,7 +80,7 @@ function details(f: Finding): string {
 function snapshot(a: Analysis, opts: RenderOptions): string {
   const s = a.snapshot;
   const out = [`### ${code(s.source)}${s.index > 0 ? ` snapshot ${s.index + 1}` : ''}`];
-  const facts = [`${plural(a.total, 'goroutine')} in ${plural(a.groups.length, 'group')}`, `${s.format}, ${s.profile} profile`];
+  const facts = [`${plural(a.total, 'goroutine')} in ${plural(a.groups.length, 'group')}`, snapshotKind(s)];
   if (s.capturedAt) facts.push(`captured ${md(s.capturedAt)}`);
   out.push(facts.join(' · '));
   if (s.headline) out.push(`**${md(s.headline.message)}**`);
@@ -94,7 +95,7 @@ function snapshot(a: Analysis, opts: RenderOptions): string {
     out.push(mdTable(
       ['#', 'Count', 'Share', 'Wait', 'Blocking site', 'Function', 'Waiting'],
       top.map((g, i) => [
-        String(i + 1), fmtInt(g.count), fmtShare(g.share), md(waitLabel(g)), code(shortSite(siteOf(g))),
+        String(i + 1), fmtInt(g.count), fmtShare(g.share), md(waitColumn(g)), code(shortSite(siteOf(g))),
         code(shortFunc(siteOf(g)?.func ?? g.frames[0]?.func ?? '')), md(fmtWait(g.wait)),
       ]),
       [true, true, true, false, false, false, true],
@@ -108,7 +109,7 @@ function snapshot(a: Analysis, opts: RenderOptions): string {
 function stack(g: AnalyzedGroup, n: number): string {
   const lines = g.frames.flatMap((f) => [f.func + (f.inlined ? ' (inlined)' : ''), ...(f.file ? [`\t${fileLine(f)}`] : [])]);
   if (g.creator) lines.push(`created by ${g.creator.func}`, ...(g.creator.file ? [`\t${fileLine(g.creator)}`] : []));
-  return `<details><summary>#${n}: ${md(plural(g.count, 'goroutine'))} ${md(waitLabel(g))}</summary>\n\n${fenced(lines.join('\n'))}\n\n</details>`;
+  return `<details><summary>#${n}: ${md(plural(g.count, 'goroutine'))} ${md(waitColumn(g))}</summary>\n\n${fenced(lines.join('\n'))}\n\n</details>`;
 }
 
 function diff(input: ReportInput, opts: RenderOptions): string {
@@ -120,7 +121,7 @@ function diff(input: ReportInput, opts: RenderOptions): string {
   if (rows.length) {
     out.push(mdTable(
       ['Change', 'Before', 'After', 'Delta', 'Growth', 'Wait', 'Blocking site'],
-      rows.map((g) => [g.change, fmtInt(g.before), fmtInt(g.after), fmtDelta(g.delta), fmtGrowth(g.growth), md(waitLabel(g.group)), code(shortSite(siteOf(g.group)))]),
+      rows.map((g) => [g.change, fmtInt(g.before), fmtInt(g.after), fmtDelta(g.delta), fmtGrowth(g.growth), md(waitColumn(g.group)), code(shortSite(siteOf(g.group)))]),
       [false, true, true, true, true, false, false],
     ));
   }
@@ -136,7 +137,7 @@ function trend(input: ReportInput, opts: RenderOptions): string {
   if (rows.length) {
     out.push(mdTable(
       ['Verdict', 'First', 'Last', 'Per min', 'p', 'Trend', 'Wait', 'Blocking site'],
-      rows.map((g) => [g.verdict === 'leak' ? '**leak**' : g.verdict, fmtInt(g.first), fmtInt(g.last), fmtRate(g.perMinute), fmtP(g.pAdjusted), g.sparkline, md(waitLabel(g.group)), code(shortSite(siteOf(g.group)))]),
+      rows.map((g) => [g.verdict === 'leak' ? '**leak**' : g.verdict, fmtInt(g.first), fmtInt(g.last), fmtRate(g.perMinute), fmtP(g.pAdjusted), g.sparkline, md(waitColumn(g.group)), code(shortSite(siteOf(g.group)))]),
       [false, true, true, true, true, false, false, false],
     ));
   }

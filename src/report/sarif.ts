@@ -35,12 +35,13 @@ const LEVEL: Readonly<Record<Severity, Item['level']>> = { error: 'error', warni
 export function renderSarif(input: ReportInput, opts: RenderOptions = {}): string {
   const items = [...sortFindings(input.findings).map(fromFinding), ...(input.gate?.limits ?? []).filter((l) => !l.passed).map(fromGate)];
   const map = opts.pathPrefixes ?? [];
+  const base = opts.srcRoot;
   const ruleIds = [...new Set(items.map((i) => i.ruleId))].sort(cmpStr);
   const rules = ruleIds.map((id) => ruleDescriptor(id, items.find((i) => i.ruleId === id)!));
   const results = items
     .map((i) => ({ item: i, uri: i.file ? toUri(i.file, map) : '' }))
     .sort((a, b) => cmpStr(a.uri, b.uri) || (a.item.line ?? 0) - (b.item.line ?? 0) || cmpStr(a.item.ruleId, b.item.ruleId) || cmpStr(a.item.text, b.item.text))
-    .map(({ item }) => result(item, ruleIds.indexOf(item.ruleId), map));
+    .map(({ item }) => result(item, ruleIds.indexOf(item.ruleId), map, base));
   const log = {
     $schema: SARIF_SCHEMA_URI,
     version: '2.1.0',
@@ -54,6 +55,7 @@ export function renderSarif(input: ReportInput, opts: RenderOptions = {}): strin
             rules,
           },
         },
+        ...(base ? { originalUriBaseIds: { [SRCROOT]: { uri: base, description: { text: 'The --source folder: the checkout of the program.' } } } } : {}),
         results,
         columnKind: 'utf16CodeUnits',
       },
@@ -116,22 +118,25 @@ function ruleDescriptor(id: string, sample: Item): Json {
   };
 }
 
-function result(i: Item, ruleIndex: number, map: readonly PathMapping[]): Json {
+/** The base of relative uris when `--source` gave one (GitHub code scanning resolves it to the checkout). */
+export const SRCROOT = '%SRCROOT%';
+
+function result(i: Item, ruleIndex: number, map: readonly PathMapping[], base?: string): Json {
   const r: Json = { ruleId: i.ruleId, ruleIndex, level: i.level, message: { text: i.text } };
-  if (i.file) r.locations = [location(i.file, i.line ?? 0, map, i.func)];
+  if (i.file) r.locations = [location(i.file, i.line ?? 0, map, i.func, base)];
   const seen = new Set<string>();
   const related = i.related.filter((x) => {
     const k = `${x.file}:${x.line}:${x.text}`;
     return !seen.has(k) && (seen.add(k), true);
   });
   if (related.length) {
-    r.relatedLocations = related.map((x, n) => ({ id: n, ...location(x.file, x.line, map), message: { text: x.text } }));
+    r.relatedLocations = related.map((x, n) => ({ id: n, ...location(x.file, x.line, map, undefined, base), message: { text: x.text } }));
   }
   const frames = i.stack.filter((f) => f.file !== '');
   if (frames.length) {
     r.stacks = [{
       message: { text: 'Representative goroutine stack, innermost frame first' },
-      frames: frames.map((f) => ({ location: location(f.file, f.line, map, f.func), module: f.pkg })),
+      frames: frames.map((f) => ({ location: location(f.file, f.line, map, f.func, base), module: f.pkg })),
     }];
   }
   r.partialFingerprints = { 'leakscopeGroup/v1': i.fingerprint };
@@ -139,8 +144,11 @@ function result(i: Item, ruleIndex: number, map: readonly PathMapping[]): Json {
   return r;
 }
 
-function location(file: string, line: number, map: readonly PathMapping[], func?: string): Json {
-  const physical: Json = { artifactLocation: { uri: toUri(file, map) } };
+function location(file: string, line: number, map: readonly PathMapping[], func?: string, base?: string): Json {
+  const uri = toUri(file, map);
+  // Relative paths are relative to the --source folder when there is one.
+  const artifact: Json = base && !/^file:/.test(uri) ? { uri, uriBaseId: SRCROOT } : { uri };
+  const physical: Json = { artifactLocation: artifact };
   if (line > 0) physical.region = { startLine: line };
   const loc: Json = { physicalLocation: physical };
   if (func) loc.logicalLocations = [{ fullyQualifiedName: func, kind: 'function' }];

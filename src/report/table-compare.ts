@@ -4,7 +4,7 @@ import type { GroupTrend, TrendResult, TrendVerdict } from '../analyze/trend.js'
 import { clip, table } from './table-kit.js';
 import {
   fmtDelta, fmtDuration, fmtGrowth, fmtInt, fmtP, fmtRate, oneLine, plural, selectGroups, shortFunc, shortSite, siteOf, topN,
-  waitLabel,
+  waitColumn,
 } from './text.js';
 import type { GateResult, Palette, RenderOptions } from './types.js';
 
@@ -44,7 +44,7 @@ function diffRow(g: GroupDiff, p: Palette): string[] {
     fmtInt(g.after),
     colorDelta(g.delta, fmtDelta(g.delta), p),
     fmtGrowth(g.growth),
-    oneLine(waitLabel(g.group)),
+    oneLine(waitColumn(g.group)),
     oneLine(shortSite(site)),
     oneLine(clip(shortFunc(site?.func ?? g.group.frames[0]?.func ?? ''), 50)),
   ];
@@ -92,7 +92,7 @@ function trendRow(g: GroupTrend, p: Palette): string[] {
     fmtRate(g.perMinute),
     fmtP(g.pAdjusted),
     g.sparkline,
-    oneLine(waitLabel(g.group)),
+    oneLine(waitColumn(g.group)),
     oneLine(shortSite(site)),
     oneLine(clip(shortFunc(site?.func ?? g.group.frames[0]?.func ?? ''), 50)),
   ];

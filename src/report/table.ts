@@ -9,8 +9,8 @@ import type { Finding } from '../rules/types.js';
 import { clip, indent, PLAIN, table } from './table-kit.js';
 import { diffSection, gateSection, trendSection } from './table-compare.js';
 import {
-  fileLine, fmtInt, fmtShare, fmtWait, oneLine, plural, prose, selectGroups, shortFunc, shortSite, siteOf, sortFindings, topN,
-  waitLabel,
+  fileLine, fmtInt, fmtShare, fmtWait, oneLine, plural, prose, selectGroups, shortFunc, shortSite, siteOf, snapshotKind, sortFindings,
+  topN, waitColumn,
 } from './text.js';
 import type { Palette, RenderOptions, ReportInput } from './types.js';
 
@@ -18,7 +18,7 @@ export function renderTable(input: ReportInput, opts: RenderOptions = {}): strin
   const p = opts.palette ?? PLAIN;
   const out: string[] = [];
   if (input.gate) out.push(gateSection(input.gate, p));
-  out.push(findingsSection(input.findings, p));
+  out.push(findingsSection(input.findings, p, input.rulesSkipped));
   if (input.diff) out.push(diffSection(input.diff, opts, p));
   if (input.trend) out.push(trendSection(input.trend, opts, p));
   const shown = snapshotsShown(input);
@@ -34,8 +34,8 @@ function snapshotsShown(input: ReportInput): Analysis[] {
   return [];
 }
 
-export function findingsSection(findings: readonly Finding[], p: Palette): string {
-  if (findings.length === 0) return p.ok('No findings.');
+export function findingsSection(findings: readonly Finding[], p: Palette, rulesSkipped = false): string {
+  if (findings.length === 0) return rulesSkipped ? p.dim('Rules not run (--no-rules).') : p.ok('No findings.');
   const counts = { error: 0, warning: 0, info: 0 };
   for (const f of findings) counts[f.severity]++;
   const head = p.bold(
@@ -55,7 +55,7 @@ function findingBlock(f: Finding, p: Palette): string {
   for (const fact of f.evidence.facts) row('fact', oneLine(fact));
   for (const g of f.evidence.groups.filter((g) => g.role !== 'root')) {
     const site = g.site ? ` at ${shortFunc(g.site.func)} ${shortSite(g.site)}` : '';
-    row(g.role === 'consequence' ? 'then' : 'also', oneLine(`${plural(g.count, 'goroutine')} ${g.state || g.waitKind}${site}`));
+    row(g.role === 'consequence' ? 'then' : 'also', oneLine(`${plural(g.count, 'goroutine')} ${waitColumn({ waitKind: g.waitKind, states: [g.state] })}${site}`));
   }
   row('cause', f.cause);
   for (const c of f.causeLocations ?? []) {
@@ -70,7 +70,7 @@ export function snapshotSection(a: Analysis, opts: RenderOptions, p: Palette): s
   const s = a.snapshot;
   const out: string[] = [];
   const name = oneLine(s.index > 0 ? `${s.source} (snapshot ${s.index + 1})` : s.source);
-  out.push(p.bold(name) + p.dim(`  ${s.format}, ${s.profile} profile${s.capturedAt ? `, captured ${s.capturedAt}` : ''}`));
+  out.push(p.bold(name) + p.dim(`  ${snapshotKind(s)}${s.capturedAt ? `, captured ${s.capturedAt}` : ''}`));
   if (s.headline) out.push(p.error(oneLine(s.headline.message)));
   const declared = s.declaredTotal !== undefined && s.declaredTotal !== s.total ? ` (the dump states ${fmtInt(s.declaredTotal)})` : '';
   out.push(`Total: ${plural(a.total, 'goroutine')} in ${plural(a.groups.length, 'group')}${declared}`);
@@ -87,7 +87,7 @@ export function snapshotSection(a: Analysis, opts: RenderOptions, p: Palette): s
       String(i + 1),
       fmtInt(g.count),
       fmtShare(g.share),
-      oneLine(waitLabel(g)),
+      oneLine(waitColumn(g)),
       oneLine(shortSite(siteOf(g))),
       oneLine(clip(shortFunc(siteOf(g)?.func ?? g.frames[0]?.func ?? ''), 60)),
       ...(waits ? [fmtWait(g.wait)] : []),
@@ -116,7 +116,7 @@ function waitKinds(a: Analysis): string {
 
 /** A group's stack, innermost first, the blocking site marked. */
 export function stackBlock(g: AnalyzedGroup, n: number, p: Palette): string {
-  const head = [`#${n}`, plural(g.count, 'goroutine'), oneLine(waitLabel(g)), fmtWait(g.wait), `group ${g.id}`].filter((x) => x !== '');
+  const head = [`#${n}`, plural(g.count, 'goroutine'), oneLine(waitColumn(g)), fmtWait(g.wait), `group ${g.id}`].filter((x) => x !== '');
   const lines = [p.bold(head.join(' · '))];
   const labels = Object.keys(g.labels).sort();
   if (labels.length) lines.push(p.dim('  labels: ' + labels.map((k) => oneLine(`${k}=${g.labels[k]}`)).join(', ')));

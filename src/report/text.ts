@@ -160,3 +160,51 @@ export function prose(s: string): string {
   // eslint-disable-next-line no-control-regex
   return s.replace(/\r\n|\r/g, '\n').replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, (c) => (c === '\t' ? '  ' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
 }
+
+/**
+ * What a snapshot is, for headers: a crash traceback, a test timeout, a SIGQUIT dump, or a goroutine
+ * dump/profile by format (`goroutine dump (debug=2)`, `goroutine profile (debug=1)`,
+ * `goroutine profile (debug=0)`, `goroutineleak profile (debug=0)`).
+ */
+export function snapshotKind(s: {
+  readonly format: string;
+  readonly profile: string;
+  readonly headline?: { readonly kind: string; readonly message: string };
+}): string {
+  switch (s.headline?.kind) {
+    case 'test-timeout':
+      return 'go test timeout traceback';
+    case 'sigquit':
+      return 'SIGQUIT dump';
+    case 'panic':
+      return 'crash traceback (panic)';
+    case 'fatal-error':
+      return 'crash traceback (fatal error)';
+    case 'signal':
+      return 'crash traceback (signal)';
+    case 'exception':
+      return 'crash traceback (exception)';
+    case 'deadlock':
+      return 'crash traceback (all goroutines are asleep)';
+    case 'log-fatal':
+      return 'crash traceback (log.Fatal)';
+    default:
+      break;
+  }
+  const profile = s.profile === 'goroutineleak' ? 'goroutineleak' : 'goroutine';
+  if (s.format === 'pprof') return `${profile} profile (debug=0)`;
+  if (s.format === 'debug1') return `${profile} profile (debug=1)`;
+  return profile === 'goroutineleak' ? 'goroutineleak dump (debug=2)' : 'goroutine dump (debug=2)';
+}
+
+/**
+ * The wait column of group tables: the classified kind (as in the `Wait kinds:` summary), with the
+ * printed state in parentheses when it says more: `waitgroup (semacquire)`, `chan-send` (not
+ * `chan-send (chan send)`), `blocked-forever (chan receive (nil chan))`.
+ */
+export function waitColumn(g: Pick<AnalyzedGroup, 'states' | 'waitKind'>): string {
+  const state = g.states.find((s) => s !== '');
+  if (!state) return g.waitKind;
+  const norm = (x: string) => x.toLowerCase().replace(/[\s_-]+/g, '');
+  return norm(state) === norm(g.waitKind) ? g.waitKind : `${g.waitKind} (${state})`;
+}

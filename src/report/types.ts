@@ -26,6 +26,8 @@ export interface ReportInput {
   readonly trend?: TrendResult;
   /** `check`: the verdict of every limit. */
   readonly gate?: GateResult;
+  /** `--no-rules`: the rules did not run, so "no findings" would say too much. */
+  readonly rulesSkipped?: boolean;
 }
 
 /** One limit of the `check` gate. */
@@ -92,6 +94,11 @@ export interface RenderOptions {
   readonly toolVersion?: string;
   /** Rule ids that ran (junit shows a passing test case for each rule that found nothing). */
   readonly ruleIds?: readonly string[];
+  /**
+   * `--source DIR` as an absolute `file:` URI ending in `/`: SARIF gives relative paths this base
+   * (`uriBaseId: %SRCROOT%`, declared in `originalUriBaseIds`).
+   */
+  readonly srcRoot?: string;
 }
 
 export type Renderer = (input: ReportInput, opts?: RenderOptions) => string;

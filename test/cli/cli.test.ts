@@ -67,14 +67,15 @@ describe('inspect', () => {
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^Findings: \d+ findings \(\d+ error, \d+ warning, \d+ info\)\n\nERROR {2}300 goroutines blocked sending at proxy_store\.go:50/);
-    expect(r.stdout).toContain(`${LEAK}  debug2, goroutine profile\nTotal: 1,061 goroutines in 8 groups\n`);
-    expect(r.stdout).toMatch(/│ 2 │ +300 │ 28\.3% │ chan send +│ proxy\/proxy_store\.go:50 +│ proxy\.returnErr +│/);
+    expect(r.stdout).toContain(`${LEAK}  goroutine dump (debug=2)\nTotal: 1,061 goroutines in 8 groups\n`);
+    expect(r.stdout).toMatch(/│ 2 │ +300 │ 28\.3% │ chan-send +│ proxy\/proxy_store\.go:50 +│ proxy\.returnErr +│/);
+    expect(r.stdout).toMatch(/│ 1 │ +380 │ 35\.8% │ waitgroup \(semacquire\) +│ proxy\/proxy_store\.go:118 +│/);
   });
 
   it('reads stdin', async () => {
     const r = await run(['inspect', '-', '--no-rules', '--top', '1'], { input: readFileSync(join(REPO, LEAK1), 'utf8') });
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain('-  debug1, goroutine profile\nTotal: 1,061 goroutines');
+    expect(r.stdout).toContain('-  goroutine profile (debug=1)\nTotal: 1,061 goroutines');
   });
 
   it('--format json validates against the report schema', async () => {

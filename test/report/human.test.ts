@@ -23,7 +23,7 @@ describe('table', () => {
     expect(out.lastIndexOf('ERROR')).toBeLessThan(out.indexOf('INFO') === -1 ? Infinity : out.indexOf('INFO'));
     expect(at('Total: 1,061')).toBeLessThan(at('Wait kinds: '));
     expect(out).toMatch(/│ Count │ Share │ Wait +│ Blocking site +│ Function/);
-    expect(out).toMatch(/│ +300 │ 28\.3% │ chan send +│ proxy\/proxy_store\.go:50 +│ proxy\.returnErr/);
+    expect(out).toMatch(/│ +300 │ 28\.3% │ chan-send +│ proxy\/proxy_store\.go:50 +│ proxy\.returnErr/);
     expect(out).toMatch(/… \d+ more groups \(--top N to show more\)/);
     expect(out).not.toMatch(/\u001b/);
   });
@@ -37,7 +37,7 @@ describe('table', () => {
 
   it('prints the stacks of the top groups with the blocking site marked', () => {
     const out = renderTable(leak, { top: 2, stacks: true });
-    expect(out).toMatch(/#2 · 300 goroutines · chan send · group [0-9a-f]+\n {2}example\.com\/apiproxy\/pkg\/stores\/proxy\.returnErr \(inlined\) {2}← blocking site\n {6}\/work\/main\/samples\/apiproxy-leak\/pkg\/stores\/proxy\/proxy_store\.go:50/);
+    expect(out).toMatch(/#2 · 300 goroutines · chan-send · group [0-9a-f]+\n {2}example\.com\/apiproxy\/pkg\/stores\/proxy\.returnErr \(inlined\) {2}← blocking site\n {6}\/work\/main\/samples\/apiproxy-leak\/pkg\/stores\/proxy\/proxy_store\.go:50/);
     expect(out).toContain('  created by golang.org/x/sync/errgroup.(*Group).Go');
   });
 
@@ -92,6 +92,7 @@ describe('markdown', () => {
     const out = renderMarkdown(leak, { top: 3 });
     expect(out.split('\n')[0]).toMatch(/^## leakscope inspect: \d+ findings \(\d+ error\)$/);
     expect(out).toContain('| **error** | 300 goroutines blocked sending at proxy\\_store.go:50');
-    expect(out).toContain('| 2 | 300 | 28.3% | chan send | `proxy/proxy_store.go:50` | `proxy.returnErr` |');
+    expect(out).toContain('| 2 | 300 | 28.3% | chan-send | `proxy/proxy_store.go:50` | `proxy.returnErr` |');
+    expect(out).toContain('| 1 | 380 | 35.8% | waitgroup \\(semacquire\\) | `proxy/proxy_store.go:118` |');
   });
 });

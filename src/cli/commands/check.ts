@@ -10,10 +10,12 @@ import { emit } from '../emit.js';
 import { EXIT_GATE_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
 import { expandInputs } from '../inputs.js';
 import { checkOutput, warn } from '../output.js';
+import { latestFindings, sourcePaths } from '../judge.js';
 import {
-  addReportOptions, addRulesOptions, count, probability, ratio, seconds, type GateFlags, type ReportFlags, type RulesFlags,
+  addReadOptions, addReportOptions, addRulesOptions, checkSourceDir, count, probability, ratio, readOptionsOf, seconds, type GateFlags,
+  type ReadFlags, type ReportFlags, type RulesFlags,
 } from '../options.js';
-import { findingsFor, load, loadAll, racesOf, ruleIds, setup, withSource } from '../pipeline.js';
+import { load, loadAll, racesOf, ruleIds, setup, withSource } from '../pipeline.js';
 import { buildSeries } from '../series.js';
 import { lastSnapshot } from './diff.js';
 
@@ -23,7 +25,7 @@ import { lastSnapshot } from './diff.js';
  */
 const DEFAULT_MAX_GROUP_GROWTH = 50;
 
-interface Flags extends ReportFlags, RulesFlags, GateFlags {
+interface Flags extends ReportFlags, RulesFlags, GateFlags, ReadFlags {
   baseline?: string;
   interval?: number;
   alpha?: number;
@@ -42,15 +44,18 @@ export function checkCommand(): Command {
     .addOption(new Option('--fail-on <severity>', 'fail on findings at or above this severity (default error)').choices(['error', 'warning', 'info']))
     .option('--interval <seconds>', 'inputs were taken this many seconds apart, in the order given', seconds)
     .option('--alpha <p>', 'significance level of the steady-growth test (default 0.05)', probability)
-    .option('--source <dir>', "a checkout of the program's Go source, to point at the line that causes each leak");
+    .option('--source <dir>', "a checkout of the program's Go source, to point at the line that causes each leak (paths in the report become relative to it)");
   addReportOptions(cmd, { stacks: true });
   addRulesOptions(cmd);
+  addReadOptions(cmd);
   return cmd.action(async (args: string[], flags: Flags) => {
     const inputs = expandInputs(args);
     checkOutput(flags.output, [...inputs.map((i) => i.path), ...(flags.baseline ? [flags.baseline] : [])]);
+    checkSourceDir(flags.source);
     const s = setup(flags);
-    const baseline = flags.baseline ? lastSnapshot((await load({ path: flags.baseline, listed: false }, s))!) : undefined;
-    const loaded = await loadAll(inputs, s);
+    const readOptions = readOptionsOf(flags);
+    const baseline = flags.baseline ? lastSnapshot((await load({ path: flags.baseline, listed: false }, s, readOptions))!) : undefined;
+    const loaded = await loadAll(inputs, s, readOptions);
     const { samples } = buildSeries(loaded, flags.interval);
     const analyses = samples.map((x) => x.analysis);
     const latest = analyses[analyses.length - 1];
@@ -62,9 +67,8 @@ export function checkCommand(): Command {
     const series = baseline ? [{ analysis: baseline, time: samples[0].time - gap }, ...samples] : samples;
     const t = series.length >= 3 ? trend(series, flags.alpha !== undefined ? { alpha: flags.alpha } : {}) : undefined;
     // Rules judge the current state: the latest snapshot (with its dump's race reports).
-    const ruleInput = loaded.filter((l) => l.analyses.includes(latest)).map((l) => ({ dump: l.dump, analyses: [latest] }));
-    let findings = [...findingsFor(ruleInput, s), ...(t ? trendFindings(t) : [])];
-    findings = await withSource(findings, analyses, flags.source);
+    const findings = await withSource([...latestFindings(loaded, latest, s), ...(t ? trendFindings(t) : [])], analyses, flags.source);
+    const paths = sourcePaths(findings, flags.source);
     const g = s.config.gate ?? {};
     if ((flags.maxGrowth ?? g.maxGrowth) !== undefined && !d) warn('max-growth needs --baseline or two or more inputs; not checked');
     const failOn = flags.failOn ?? g.failOn;
@@ -80,9 +84,12 @@ export function checkCommand(): Command {
     );
     const races = racesOf(loaded);
     await emit(
-      { command: 'check', analyses, findings, gate, ...(d ? { diff: d } : {}), ...(t ? { trend: t } : {}), ...(races.length ? { races } : {}) },
+      {
+        command: 'check', analyses, findings, gate, ...(d ? { diff: d } : {}), ...(t ? { trend: t } : {}), ...(races.length ? { races } : {}),
+        ...(s.rules ? {} : { rulesSkipped: true }),
+      },
       flags,
-      { ruleIds: ruleIds(s) },
+      { ruleIds: ruleIds(s), ...(paths.mappings.length ? { pathPrefixes: paths.mappings } : {}), ...(paths.srcRoot ? { srcRoot: paths.srcRoot } : {}) },
     );
     process.exitCode = gate.passed ? EXIT_OK : EXIT_GATE_FAILED;
   });

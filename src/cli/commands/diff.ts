@@ -1,10 +1,10 @@
 /** `leakscope diff BEFORE AFTER`: groups matched by normalized signature across any two formats. */
 import { Command } from 'commander';
-import { diff } from '../../analyze/compare.js';
+import { diff, type DiffResult } from '../../analyze/compare.js';
 import type { Analysis } from '../../analyze/types.js';
 import { emit } from '../emit.js';
 import { checkOutput, warn } from '../output.js';
-import { addReportOptions, type ReportFlags } from '../options.js';
+import { addReadOptions, addReportOptions, readOptionsOf, type ReadFlags, type ReportFlags } from '../options.js';
 import { load, setup, type LoadedInput } from '../pipeline.js';
 import { UsageError } from '../exit-codes.js';
 
@@ -14,13 +14,32 @@ export function diffCommand(): Command {
     .argument('<before>', 'the earlier dump')
     .argument('<after>', 'the later dump');
   addReportOptions(cmd);
-  return cmd.action(async (beforePath: string, afterPath: string, flags: ReportFlags) => {
+  addReadOptions(cmd);
+  return cmd.action(async (beforePath: string, afterPath: string, flags: ReportFlags & ReadFlags) => {
     checkOutput(flags.output, [beforePath, afterPath]);
     const s = setup({ rules: false, level: flags.level });
-    const before = lastSnapshot((await load({ path: beforePath, listed: false }, s))!);
-    const after = lastSnapshot((await load({ path: afterPath, listed: false }, s))!);
-    await emit({ command: 'diff', analyses: [before, after], findings: [], diff: diff(before, after) }, flags);
+    const readOptions = readOptionsOf(flags);
+    const before = lastSnapshot((await load({ path: beforePath, listed: false }, s, readOptions))!);
+    const after = lastSnapshot((await load({ path: afterPath, listed: false }, s, readOptions))!);
+    await emit({ command: 'diff', analyses: [before, after], findings: [], diff: byGrowth(diff(before, after)) }, flags);
   });
+}
+
+/**
+ * Groups sorted by growth: most goroutines gained first (delta, descending); on equal delta the
+ * larger growth ratio first, a new group (ratio ∞) before a grown one; then the larger count after,
+ * then the group key. Unchanged groups follow the grown ones and vanished groups (delta < 0) end the list.
+ */
+export function byGrowth(d: DiffResult): DiffResult {
+  const ratio = (g: DiffResult['groups'][number]) => (g.growth === null ? Infinity : g.growth);
+  const groups = [...d.groups].sort(
+    (x, y) =>
+      y.delta - x.delta ||
+      (ratio(x) === ratio(y) ? 0 : ratio(y) > ratio(x) ? 1 : -1) ||
+      y.after - x.after ||
+      (x.key < y.key ? -1 : x.key > y.key ? 1 : 0),
+  );
+  return { ...d, groups };
 }
 
 /** The latest snapshot of an input (a file may hold several dumps; the last one is compared). */

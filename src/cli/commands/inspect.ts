@@ -1,11 +1,20 @@
-/** `leakscope inspect INPUT…`: read, analyze and diagnose each dump; findings first, then the groups. */
+/**
+ * `leakscope inspect INPUT…`: read, analyze and diagnose each dump; findings first, then the groups.
+ * Several inputs (or a file of several dumps) need not be one process: every snapshot is judged on
+ * its own, and a finding repeated in several snapshots (same rule, same site) is shown once, from the
+ * latest snapshot that has it. For a series of one process use `report` or `check`, which judge the
+ * latest snapshot and add the trend.
+ */
 import { Command } from 'commander';
 import { emit } from '../emit.js';
 import { checkOutput } from '../output.js';
-import { addReportOptions, addRulesOptions, type ReportFlags, type RulesFlags } from '../options.js';
+import { collapseRepeats, sourcePaths } from '../judge.js';
+import {
+  addReadOptions, addReportOptions, addRulesOptions, checkSourceDir, readOptionsOf, type ReadFlags, type ReportFlags, type RulesFlags,
+} from '../options.js';
 import { findingsFor, loadAll, racesOf, ruleIds, setup, withSource } from '../pipeline.js';
 
-interface Flags extends ReportFlags, RulesFlags {
+interface Flags extends ReportFlags, RulesFlags, ReadFlags {
   source?: string;
 }
 
@@ -15,14 +24,21 @@ export function inspectCommand(): Command {
     .argument('<input...>', 'dump files (text, gzip or protobuf), - for stdin, or an http(s) URL of /debug/pprof/goroutine');
   addReportOptions(cmd, { stacks: true });
   addRulesOptions(cmd);
-  cmd.option('--source <dir>', "a checkout of the program's Go source, to point at the line that causes each leak");
+  cmd.option('--source <dir>', "a checkout of the program's Go source, to point at the line that causes each leak (paths in the report become relative to it)");
+  addReadOptions(cmd);
   return cmd.action(async (inputs: string[], flags: Flags) => {
     checkOutput(flags.output, inputs);
+    checkSourceDir(flags.source);
     const s = setup(flags);
-    const loaded = await loadAll(inputs.map((path) => ({ path, listed: false })), s);
+    const loaded = await loadAll(inputs.map((path) => ({ path, listed: false })), s, readOptionsOf(flags));
     const analyses = loaded.flatMap((l) => l.analyses);
     const races = racesOf(loaded);
-    const findings = await withSource(findingsFor(loaded, s), analyses, flags.source);
-    await emit({ command: 'inspect', analyses, findings, ...(races.length ? { races } : {}) }, flags, { ruleIds: ruleIds(s) });
+    const findings = await withSource(collapseRepeats(findingsFor(loaded, s)), analyses, flags.source);
+    const paths = sourcePaths(findings, flags.source);
+    await emit(
+      { command: 'inspect', analyses, findings, ...(races.length ? { races } : {}), ...(s.rules ? {} : { rulesSkipped: true }) },
+      flags,
+      { ruleIds: ruleIds(s), ...(paths.mappings.length ? { pathPrefixes: paths.mappings } : {}), ...(paths.srcRoot ? { srcRoot: paths.srcRoot } : {}) },
+    );
   });
 }

@@ -1,6 +1,7 @@
 /**
- * `leakscope report INPUT… -o report.html`: the whole picture in one file (HTML by default): findings
- * and groups of every snapshot and, for a series of one process, the trend and the first-to-last diff.
+ * `leakscope report INPUT… -o report.html`: the whole picture in one file (HTML by default). The
+ * inputs are a series of one process (like `check`): the rules judge the latest snapshot, and with
+ * two or more snapshots the trend and the first-to-last diff are added, trend findings included.
  */
 import { Command } from 'commander';
 import { diff } from '../../analyze/compare.js';
@@ -9,11 +10,16 @@ import { emit } from '../emit.js';
 import { UsageError } from '../exit-codes.js';
 import { expandInputs } from '../inputs.js';
 import { checkOutput } from '../output.js';
-import { addReportOptions, addRulesOptions, seconds, type ReportFlags, type RulesFlags } from '../options.js';
-import { findingsFor, loadAll, racesOf, ruleIds, setup, withSource } from '../pipeline.js';
+import { trendFindings } from '../../report/gate.js';
+import { latestFindings, sourcePaths } from '../judge.js';
+import {
+  addReadOptions, addReportOptions, addRulesOptions, checkSourceDir, readOptionsOf, seconds, type ReadFlags, type ReportFlags, type RulesFlags,
+} from '../options.js';
+import { loadAll, racesOf, ruleIds, setup, withSource } from '../pipeline.js';
 import { buildSeries } from '../series.js';
+import { byGrowth } from './diff.js';
 
-interface Flags extends ReportFlags, RulesFlags {
+interface Flags extends ReportFlags, RulesFlags, ReadFlags {
   interval?: number;
   source?: string;
 }
@@ -23,20 +29,29 @@ export function reportCommand(): Command {
     .description('write one report of one or more dumps (HTML by default): findings, groups, and for a series the trend and diff')
     .argument('<input...>', 'dump files, folders or globs')
     .option('--interval <seconds>', 'a series taken this many seconds apart, in the order given', seconds)
-    .option('--source <dir>', "a checkout of the program's Go source, to point at the line that causes each leak");
+    .option('--source <dir>', "a checkout of the program's Go source, to point at the line that causes each leak (paths in the report become relative to it)");
   addReportOptions(cmd, { stacks: true, format: 'html' });
   addRulesOptions(cmd);
+  addReadOptions(cmd);
   return cmd.action(async (args: string[], flags: Flags) => {
     const inputs = expandInputs(args);
     checkOutput(flags.output, inputs.map((i) => i.path));
+    checkSourceDir(flags.source);
     const s = setup(flags);
-    const loaded = await loadAll(inputs, s);
+    const loaded = await loadAll(inputs, s, readOptionsOf(flags));
     const { samples } = buildSeries(loaded, flags.interval);
     const analyses = samples.map((x) => x.analysis);
     if (analyses.length === 0 && racesOf(loaded).length === 0) throw new UsageError(`${args.join(' ')}: no goroutine dump to report`);
     const races = racesOf(loaded);
-    const findings = await withSource(findingsFor(loaded, s), analyses, flags.source);
-    const series = analyses.length >= 2 ? { trend: trend(samples), diff: diff(analyses[0], analyses[analyses.length - 1]) } : {};
-    await emit({ command: 'report', analyses, findings, ...series, ...(races.length ? { races } : {}) }, flags, { ruleIds: ruleIds(s) });
+    const series = analyses.length >= 2 ? { trend: trend(samples), diff: byGrowth(diff(analyses[0], analyses[analyses.length - 1])) } : {};
+    // Like check: the rules judge the current state (the latest snapshot); the trend judges the series.
+    const ruled = latestFindings(loaded, analyses[analyses.length - 1], s);
+    const findings = await withSource([...ruled, ...(series.trend ? trendFindings(series.trend) : [])], analyses, flags.source);
+    const paths = sourcePaths(findings, flags.source);
+    await emit(
+      { command: 'report', analyses, findings, ...series, ...(races.length ? { races } : {}), ...(s.rules ? {} : { rulesSkipped: true }) },
+      flags,
+      { ruleIds: ruleIds(s), ...(paths.mappings.length ? { pathPrefixes: paths.mappings } : {}), ...(paths.srcRoot ? { srcRoot: paths.srcRoot } : {}) },
+    );
   });
 }

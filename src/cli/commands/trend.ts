@@ -6,11 +6,11 @@ import { emit } from '../emit.js';
 import { UsageError } from '../exit-codes.js';
 import { expandInputs } from '../inputs.js';
 import { checkOutput, warn } from '../output.js';
-import { addReportOptions, probability, seconds, type ReportFlags } from '../options.js';
+import { addReadOptions, addReportOptions, probability, readOptionsOf, seconds, type ReadFlags, type ReportFlags } from '../options.js';
 import { loadAll, setup } from '../pipeline.js';
 import { buildSeries } from '../series.js';
 
-interface Flags extends ReportFlags {
+interface Flags extends ReportFlags, ReadFlags {
   interval?: number;
   alpha?: number;
 }
@@ -22,11 +22,12 @@ export function trendCommand(): Command {
     .option('--interval <seconds>', 'snapshots were taken this many seconds apart, in the order given', seconds)
     .option('--alpha <p>', 'significance level of the growth test (default 0.05)', probability);
   addReportOptions(cmd);
+  addReadOptions(cmd);
   return cmd.action(async (args: string[], flags: Flags) => {
     const inputs = expandInputs(args);
     checkOutput(flags.output, inputs.map((i) => i.path));
     const s = setup({ rules: false, level: flags.level });
-    const loaded = await loadAll(inputs, s);
+    const loaded = await loadAll(inputs, s, readOptionsOf(flags));
     const { samples, timeSource } = buildSeries(loaded, flags.interval);
     if (samples.length < 2) throw new UsageError(`trend needs at least 2 snapshots; ${args.join(' ')} hold${args.length === 1 ? 's' : ''} ${samples.length}`);
     if (timeSource === 'file mtime' || timeSource === 'input order') {

@@ -4,7 +4,7 @@
  * http(s) only, with the readers' timeouts and size cap. The first poll must succeed (exit 2 if not);
  * later failures are warnings and the watch goes on.
  */
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { analyze } from '../../analyze/index.js';
 import { trend } from '../../analyze/trend.js';
 import type { Analysis } from '../../analyze/types.js';
@@ -14,10 +14,10 @@ import { fmtDelta, fmtInt, shortSite, siteOf, waitLabel } from '../../report/tex
 import { emit } from '../emit.js';
 import { UsageError } from '../exit-codes.js';
 import { checkOutput, note, warn } from '../output.js';
-import { addReportOptions, duration, probability, type ReportFlags } from '../options.js';
+import { addReadOptions, addReportOptions, duration, probability, readOptionsOf, type ReadFlags, type ReportFlags } from '../options.js';
 import { findingsFor, reportWarnings, setup } from '../pipeline.js';
 
-interface Flags extends ReportFlags {
+interface Flags extends ReportFlags, ReadFlags {
   every: number;
   for: number;
   alpha?: number;
@@ -28,11 +28,12 @@ export function watchCommand(): Command {
   const cmd = new Command('watch')
     .description('poll a live /debug/pprof/goroutine endpoint, show counts as they arrive, end with the trend verdict')
     .argument('<url>', 'http(s) URL, e.g. http://localhost:6060/debug/pprof/goroutine?debug=2')
-    .option('--every <duration>', 'time between polls (10s, 1m, …)', duration, 10_000)
-    .option('--for <duration>', 'how long to watch (5m, 1h, …); Ctrl-C stops early', duration, 300_000)
+    .addOption(new Option('--every <duration>', 'time between polls (10s, 1m, …)').argParser(duration).default(10_000, '10s'))
+    .addOption(new Option('--for <duration>', 'how long to watch (5m, 1h, …); Ctrl-C stops early').argParser(duration).default(300_000, '5m'))
     .option('--timeout <duration>', 'give up on one poll after this long (default 10s)', duration)
     .option('--alpha <p>', 'significance level of the growth test (default 0.05)', probability);
   addReportOptions(cmd);
+  addReadOptions(cmd, { timeout: false });
   return cmd.action(async (url: string, flags: Flags) => {
     if (!/^https?:\/\//i.test(url)) throw new UsageError(`${url}: watch needs an http:// or https:// URL`);
     checkOutput(flags.output, []);
@@ -50,7 +51,7 @@ export function watchCommand(): Command {
       for (let k = 0; !stopped; k++) {
         const pollAt = Date.now();
         try {
-          const dump = await readDump(url, flags.timeout ? { connectTimeoutMs: flags.timeout, readTimeoutMs: flags.timeout } : {});
+          const dump = await readDump(url, readOptionsOf(flags));
           const snap = dump.snapshots[0];
           if (!snap) throw new UsageError(`${url}: the response holds no goroutine profile`);
           reportWarnings(dump);

@@ -29,6 +29,8 @@ export interface FindingContext {
   readonly stacks: ReadonlySet<string>;
   /** Several snapshots: say which one each finding is about. */
   readonly multi: boolean;
+  /** `--no-rules`: say so rather than "no rule matched". */
+  readonly rulesSkipped?: boolean;
 }
 
 function groupLink(id: string, text: string, ctx: FindingContext): string {
@@ -42,7 +44,7 @@ function evidenceTable(groups: readonly EvidenceGroup[], ctx: FindingContext): s
     const site = g.site ? shortFunc(g.site.func) : g.id;
     return (
       `<tr><td>${esc(ROLE[g.role])}</td><td class="num">${fmtInt(g.count)}</td><td class="num">${fmtShare(g.share)}</td>` +
-      `<td><span class="wk wk-${esc(g.waitKind)}">${esc(g.state || waitLabel(g.waitKind))}</span></td>` +
+      `<td><span class="wk wk-${esc(g.waitKind)}">${esc(waitWithState(g.waitKind, g.state))}</span></td>` +
       `<td><span class="site mono">${groupLink(g.id, site, ctx)}</span>${g.site ? locHtml(g.site) : ''}</td>` +
       (waits ? `<td>${esc(fmtWait(g.wait))}</td>` : '') +
       '</tr>'
@@ -113,7 +115,14 @@ export function sortFindings(findings: readonly Finding[]): Finding[] {
     .map((x) => x.f);
 }
 
+/** The wait kind as every table shows it, with the printed state when it says more: `waitgroup (semacquire)`. */
+export function waitWithState(kind: EvidenceGroup['waitKind'], state: string | undefined): string {
+  const norm = (x: string) => x.toLowerCase().replace(/[\s_/-]+/g, '');
+  return state && norm(state) !== norm(kind) && norm(state) !== norm(waitLabel(kind)) ? `${waitLabel(kind)} (${state})` : waitLabel(kind);
+}
+
 export function renderFindings(findings: readonly Finding[], ctx: FindingContext): string {
+  if (findings.length === 0 && ctx.rulesSkipped) return '<p>Rules not run (--no-rules).</p>';
   if (findings.length === 0) {
     return '<p>No rule matched: no goroutine group looks stuck in a way leakscope knows. The groups below show what every goroutine was doing.</p>';
   }

@@ -8,6 +8,7 @@ import { esc, safeId } from './escape.js';
 import { fileLine, fmtInt, fmtLabels, fmtShare, fmtWait, plural, shortFunc } from './format.js';
 import { groupName, locHtml, renderFrames, stackAnchor } from './frames.js';
 import { waitLabel } from './waitkinds.js';
+import { waitWithState } from './findings.js';
 
 /** One table row's sort keys and search text, embedded as JSON for the client script. */
 export interface RowData {
@@ -57,7 +58,7 @@ function row(g: AnalyzedGroup, i: number, hasStack: boolean): string {
     `<tr id="${safeId('g-', g.id)}" data-i="${i}">` +
     `<td class="num">${fmtInt(g.count)}</td>` +
     `<td class="num">${fmtShare(g.share)}${shareBar(g.share)}</td>` +
-    `<td><span class="wk wk-${g.waitKind}">${esc(waitLabel(g.waitKind))}</span></td>` +
+    `<td><span class="wk wk-${g.waitKind}">${esc(waitWithState(g.waitKind, g.states.find((s) => s !== '')))}</span></td>` +
     `<td><span class="site mono">${nameHtml}</span>${site ? locHtml(site) : ''}</td>` +
     `<td class="num">${esc(fmtWait(g.wait))}</td>` +
     `<td class="labels">${esc(fmtLabels(g.labels))}</td></tr>`

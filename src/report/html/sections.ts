@@ -8,6 +8,7 @@ import { findingKind, type FindingKind } from './findings.js';
 import { fmtInt, fmtShare, plural } from './format.js';
 import { renderFrames } from './frames.js';
 import { snapshotLabel } from './series.js';
+import { snapshotKind } from '../text.js';
 
 const MAX_NOTES = 50;
 const MAX_RACES = 20;
@@ -30,27 +31,40 @@ const ORDER = ['leak', 'deadlock', 'crash', 'race', 'contention', 'resource'] as
 
 export function verdict(findings: readonly Finding[], analyses: readonly Analysis[], races: readonly RaceReport[] = []): Verdict {
   const counts: Record<FindingKind, number> = { leak: 0, deadlock: 0, crash: 0, race: 0, contention: 0, resource: 0, note: 0 };
-  for (const f of findings) counts[findingKind(f)]++;
+  // A trend finding on the site of a rule finding of the same kind is one problem seen two ways: counted once.
+  const site = (f: Finding) => (f.location ? `${findingKind(f)}\u0000${f.location.file}\u0000${f.location.line}` : '');
+  const ruled = new Set(findings.filter((f) => f.pack !== 'trend' && f.location).map(site));
+  for (const f of findings) {
+    if (f.pack === 'trend' && f.location && ruled.has(site(f))) continue;
+    counts[findingKind(f)]++;
+  }
   // Race reports no rule turned into findings still are data races found (rules merge repeats).
   if (counts.race === 0) counts.race = races.length;
   const parts = ORDER.filter((k) => counts[k] > 0).map((k) => `${fmtInt(counts[k])} ${counts[k] === 1 ? NOUN[k][0] : NOUN[k][1]}`);
-  // Goroutines named by problem findings, each (snapshot, group) counted once.
+  if (analyses.length === 0) return { text: parts.length ? `${parts.join(', ')} found` : 'No leak found', bad: parts.length > 0, sub: 'The input holds no goroutine dump.' };
+  const last = analyses[analyses.length - 1]!;
+  const total = last.total;
+  // Goroutine totals are never summed over snapshots. When every finding is about the latest snapshot
+  // (a series: rules on the latest, trend findings dated to it), say how many of its goroutines are
+  // involved; otherwise (inspect of independent dumps) count each (snapshot, group) once.
+  const latest = findings.every((f) => f.snapshot.source === last.snapshot.source && f.snapshot.index === last.snapshot.index);
   const involved = new Map<string, number>();
   for (const f of findings) {
     if (findingKind(f) === 'note') continue;
-    for (const g of f.evidence.groups) involved.set(`${f.snapshot.source}\u0000${f.snapshot.index}\u0000${g.id}`, g.count);
+    for (const g of f.evidence.groups) {
+      const key = latest ? g.id : `${f.snapshot.source}\u0000${f.snapshot.index}\u0000${g.id}`;
+      involved.set(key, Math.max(involved.get(key) ?? 0, g.count));
+    }
   }
   const n = [...involved.values()].reduce((a, b) => a + b, 0);
-  if (analyses.length === 0) return { text: parts.length ? `${parts.join(', ')} found` : 'No leak found', bad: parts.length > 0, sub: 'The input holds no goroutine dump.' };
-  const total = analyses.length ? analyses[analyses.length - 1]!.total : 0;
-  const totalAll = analyses.reduce((a, x) => a + x.total, 0);
   if (parts.length === 0) {
     const notes = counts.note ? ` (${plural(counts.note, 'note')})` : '';
-    return { text: 'No leak found', bad: false, sub: `${plural(total, 'goroutine')} checked${notes}.` };
+    const checked = analyses.length === 1 ? plural(total, 'goroutine') : `${plural(total, 'goroutine')} in the latest of ${plural(analyses.length, 'snapshot')}`;
+    return { text: 'No leak found', bad: false, sub: `${checked} checked${notes}.` };
   }
-  const share = analyses.length === 1 && total > 0 ? ` (${fmtShare(n / total)})` : '';
-  const of = analyses.length === 1 ? ` of ${fmtInt(total)}` : ` across ${plural(analyses.length, 'snapshot')} (${fmtInt(totalAll)} in all)`;
-  return { text: `${parts.join(', ')} found`, bad: true, sub: `${fmtInt(n)}${of} goroutines${share} are involved.` };
+  const share = latest && total > 0 ? ` (${fmtShare(n / total)})` : '';
+  const of = analyses.length === 1 ? ` of ${fmtInt(total)} goroutines` : latest ? ` of ${fmtInt(total)} goroutines in the latest snapshot` : ` goroutines in ${plural(analyses.length, 'snapshot')}`;
+  return { text: `${parts.join(', ')} found`, bad: true, sub: `${fmtInt(n)}${of}${share} ${n === 1 ? 'is' : 'are'} involved.` };
 }
 
 export function renderVerdict(v: Verdict): string {
@@ -65,7 +79,7 @@ export function renderSnapshots(analyses: readonly Analysis[]): string {
     const s = a.snapshot;
     return (
       `<tr><td>${esc(snapshotLabel(a, i))}</td><td class="mono">${esc(s.source)}${s.index ? ` #${s.index + 1}` : ''}</td>` +
-      `<td>${esc(s.format)}${s.profile === 'goroutineleak' ? ' (goroutineleak)' : ''}</td><td class="mono">${esc(s.capturedAt ?? '')}</td>` +
+      `<td>${esc(snapshotKind(s))}</td><td class="mono">${esc(s.capturedAt ?? '')}</td>` +
       `<td class="num">${fmtInt(a.total)}${s.truncated ? ' (truncated)' : ''}</td><td class="num">${fmtInt(a.groups.length)}</td></tr>`
     );
   });

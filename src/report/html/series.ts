@@ -52,10 +52,18 @@ const VERDICT: Record<TrendVerdict, string> = {
   leak: 'grows steadily (leak)', bounded: 'grew, then levelled off', stable: 'stable', shrinking: 'shrinking', 'insufficient-data': 'too few snapshots',
 };
 
+/** 9,000 ms → "9 seconds", 90,000 → "2 minutes", 7,200,000 → "2 hours". */
+export function spanText(ms: number): string {
+  const unit = (n: number, one: string) => `${fmtInt(n)} ${n === 1 ? one : one + 's'}`;
+  if (ms < 60_000) return unit(Math.max(1, Math.round(ms / 1000)), 'second');
+  if (ms < 2 * 3_600_000) return unit(Math.round(ms / 60_000), 'minute');
+  return unit(Math.round(ms / 3_600_000), 'hour');
+}
+
 function trendSummary(t: TrendResult): string {
-  const minutes = t.durationMs > 0 ? ` over ${fmtInt(Math.round(t.durationMs / 60_000))} minutes` : '';
+  const minutes = t.durationMs > 0 ? ` over ${spanText(t.durationMs)}` : '';
   const what =
-    t.verdict === 'leak' ? `<b>Goroutines keep growing</b>: ${plural(t.leaks, 'group')} grow steadily`
+    t.verdict === 'leak' ? `<b>Goroutines keep growing</b>: ${plural(t.leaks, 'group')} ${t.leaks === 1 ? 'grows' : 'grow'} steadily`
       : t.verdict === 'no-leak' ? '<b>No steady growth</b>' : '<b>Too few snapshots</b> to tell a trend';
   return `<p>${what}${esc(minutes)}; all goroutines: ${esc(t.total.counts.map(fmtInt).join(' → '))} (${esc(rate(t.total))}, ${esc(VERDICT[t.total.verdict])}).</p>`;
 }
