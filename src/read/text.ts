@@ -258,7 +258,14 @@ export class TextDumpReader implements TracebackHost {
         s.unavailable.set(g.id, g);
         return;
       }
-      s.unavailable.delete(g.id);
+      if (s.unavailable.delete(g.id)) {
+        // Said, not silent: the header count of the text is one more than the goroutines read.
+        b.warn({
+          severity: 'info',
+          code: 'goroutine-printed-twice',
+          message: `goroutine ${g.id} is printed twice (first "running on other thread; stack unavailable", then with its stack): counted once`,
+        });
+      }
     }
     b.add(g);
   }

@@ -205,6 +205,8 @@ describe('goroutine bodies', () => {
     expect(s.total).toBe(2);
     expect(s.groups[1].goroutineIds).toEqual([42]);
     expect(s.groups[1].frames[0]).toMatchObject({ func: 'ase/etcd-7070.(*store_7070).set_7070', inlined: true });
+    // Three headers, two goroutines: said, not silent.
+    expect(s.warnings.map((w) => w.code)).toContain('goroutine-printed-twice');
   });
 
   it('stack unavailable alone: flagged and partial', async () => {
