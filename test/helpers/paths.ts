@@ -1,5 +1,5 @@
 /** Where tests find the repo, its samples and the shared corpus of real dumps. */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -33,4 +33,15 @@ export function sampleCases(): string[] {
   return readdirSync(SAMPLES)
     .filter((d) => existsSync(join(SAMPLES, d, 'expected.json')))
     .sort();
+}
+
+/**
+ * The folder that held `samples/` when the sample dumps were written (`/work/main` when built there):
+ * dumps carry the absolute paths of the machine that ran the programs, not of this checkout.
+ */
+export function sampleBuildRoot(): string {
+  const text = readFileSync(join(SAMPLES, 'apiproxy-leak', 'goroutine.debug2.txt'), 'utf8');
+  const m = /\t(\S*)\/samples\/apiproxy-leak\//.exec(text);
+  if (!m) throw new Error('no samples/ path in samples/apiproxy-leak/goroutine.debug2.txt');
+  return m[1];
 }

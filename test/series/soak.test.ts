@@ -21,7 +21,7 @@ import { trend, type TrendResult, type TrendSample } from '../../src/analyze/tre
 import type { Analysis } from '../../src/analyze/types.js';
 import { readDump } from '../../src/read/index.js';
 import { ensureBuilt, run } from '../cli/run.js';
-import { SAMPLES } from '../helpers/paths.js';
+import { SAMPLES, sampleBuildRoot } from '../helpers/paths.js';
 import { checkXml, errorsText, sarifValidator } from '../report/validators.js';
 
 interface SeriesGroup { id: string; function: string; file: string; line: number }
@@ -309,7 +309,7 @@ describe('CLI (built binary)', () => {
     it('--format sarif with --baseline and --path-prefix: the blocking line, as a repository path', async () => {
       const r = await run([
         'check', pathOf(LEAK, lastOf(LEAK)), '--baseline', pathOf(LEAK, firstOf(LEAK)), '--max-growth', '100%',
-        '--format', 'sarif', '--path-prefix', `${SAMPLES}/soak-leak/=`,
+        '--format', 'sarif', '--path-prefix', `${sampleBuildRoot()}/samples/soak-leak/=`,
       ]);
       expect(r.status).toBe(1);
       const log = JSON.parse(r.stdout);
