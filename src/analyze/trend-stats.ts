@@ -103,21 +103,70 @@ export function normalCdf(z: number): number {
 
 /**
  * Sen's slope: the median of (x_j − x_i) / (t_j − t_i) over all pairs with t_j > t_i. Robust to
- * outliers; null when no two points differ in time.
+ * outliers; null when no two points differ in time. The median is found by selection (O(pairs)), not
+ * by sorting; a constant series has slope 0 without looking at the pairs.
  */
 export function senSlope(ts: readonly number[], xs: readonly number[]): number | null {
-  const slopes: number[] = [];
-  for (let i = 0; i < xs.length - 1; i++) {
-    for (let j = i + 1; j < xs.length; j++) {
-      const dt = ts[j] - ts[i];
-      if (dt > 0) slopes.push((xs[j] - xs[i]) / dt);
-      else if (dt < 0) slopes.push((xs[i] - xs[j]) / -dt);
+  const n = xs.length;
+  let constant = true;
+  for (let i = 1; i < n && constant; i++) constant = xs[i] === xs[0];
+  if (constant) {
+    for (let i = 1; i < n; i++) if (ts[i] !== ts[0]) return 0;
+    return null;
+  }
+  const slopes = new Float64Array((n * (n - 1)) / 2);
+  let m = 0;
+  for (let i = 0; i < n - 1; i++) {
+    const ti = ts[i];
+    const xi = xs[i];
+    for (let j = i + 1; j < n; j++) {
+      const dt = ts[j] - ti;
+      if (dt > 0) slopes[m++] = (xs[j] - xi) / dt;
+      else if (dt < 0) slopes[m++] = (xi - xs[j]) / -dt;
     }
   }
-  if (slopes.length === 0) return null;
-  slopes.sort((a, b) => a - b);
-  const m = slopes.length >> 1;
-  return slopes.length % 2 ? slopes[m] : (slopes[m - 1] + slopes[m]) / 2;
+  if (m === 0) return null;
+  const a = slopes.subarray(0, m);
+  const mid = m >> 1;
+  const hi = select(a, mid);
+  if (m % 2) return hi;
+  // Everything left of `mid` is ≤ a[mid] after the selection: the lower middle is their maximum.
+  let lo = a[0];
+  for (let i = 1; i < mid; i++) if (a[i] > lo) lo = a[i];
+  return (lo + hi) / 2;
+}
+
+/** The k-th smallest value of `a` (Hoare's quickselect, median-of-three); partially reorders `a`. */
+function select(a: Float64Array, k: number): number {
+  let left = 0;
+  let right = a.length - 1;
+  while (right > left) {
+    const mid = (left + right) >> 1;
+    // Median of three as the pivot.
+    let x = a[left];
+    let y = a[mid];
+    let z = a[right];
+    if (x > y) [x, y] = [y, x];
+    if (y > z) y = z;
+    const pivot = x > y ? x : y;
+    let i = left;
+    let j = right;
+    while (i <= j) {
+      while (a[i] < pivot) i++;
+      while (a[j] > pivot) j--;
+      if (i <= j) {
+        const t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) right = j;
+    else if (k >= i) left = i;
+    else return a[k];
+  }
+  return a[k];
 }
 
 /** Holm's step-down adjusted p-values (family-wise error control), in input order. */

@@ -1,6 +1,7 @@
 /** Render a report in the chosen format and write it once: the last step of every command. */
 import { readFileSync } from 'node:fs';
-import { ANSI, PLAIN, render } from '../report/index.js';
+import { render } from '../report/registry.js';
+import { ANSI, PLAIN } from '../report/table-kit.js';
 import type { RenderOptions, ReportInput } from '../report/types.js';
 import type { ReportFlags } from './options.js';
 import { writeOutput } from './output.js';

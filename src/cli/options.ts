@@ -5,7 +5,7 @@
 import { statSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { SimilarityLevel } from '../analyze/types.js';
-import { FORMATS, type FormatName } from '../report/index.js';
+import { FORMATS, type FormatName } from '../report/registry.js';
 import type { PathMapping } from '../report/types.js';
 import type { ReadOptions } from '../read/index.js';
 import type { Severity } from '../rules/types.js';

@@ -8,7 +8,6 @@ import type { Dump, RaceReport } from '../model/dump.js';
 import { isInputError, readDump, type ReadOptions } from '../read/index.js';
 import { diagnoseRaces, resolveRules, runRules } from '../rules/index.js';
 import type { Finding, LeakscopeConfig } from '../rules/types.js';
-import { explainWithSource } from '../source/index.js';
 import { loadConfig } from '../rules/config.js';
 import { mtimeOf, type InputFile } from './inputs.js';
 import { warn } from './output.js';
@@ -145,6 +144,8 @@ export function ruleIds(s: Setup): string[] {
 /** `--source DIR`: likely-cause lines from the program's Go source; notes go to stderr. */
 export async function withSource(findings: Finding[], analyses: Analysis[], sourceDir: string | undefined): Promise<Finding[]> {
   if (!sourceDir || findings.length === 0) return findings;
+  // web-tree-sitter and the Go grammar load only with --source.
+  const { explainWithSource } = await import('../source/index.js');
   const r = await explainWithSource(findings, analyses, { sourceDir });
   for (const w of r.warnings.slice(0, 5)) warn(w);
   return r.findings;

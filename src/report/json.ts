@@ -2,7 +2,8 @@
  * `--format json`: the model as a documented, versioned document (`schemaVersion: 1`, described by
  * `json-schema.ts` and docs/cli.md). Every object is built field by field in a fixed order, so the
  * output is byte-identical for the same input and new internal fields never leak out unannounced.
- * All groups are included (`--top` does not apply); `--match` does.
+ * All groups are included (`--top` does not apply); `--match` does. `trend` holds only the latest
+ * snapshot (the series is in `trend`).
  */
 import type { DiffResult } from '../analyze/compare.js';
 import type { SeriesTrend, TrendResult } from '../analyze/trend.js';
@@ -21,7 +22,7 @@ export function renderJson(input: ReportInput, opts: RenderOptions = {}): string
     schemaVersion: JSON_SCHEMA_VERSION,
     tool: { name: 'leakscope', version: opts.toolVersion ?? '0.0.0' },
     command: input.command,
-    snapshots: input.analyses.map((a) => snapshot(a, opts)),
+    snapshots: snapshotsShown(input).map((a) => snapshot(a, opts)),
     findings: sortFindings(input.findings).map(finding),
     races: (input.races ?? []).map(race),
   };
@@ -29,6 +30,15 @@ export function renderJson(input: ReportInput, opts: RenderOptions = {}): string
   if (input.trend) doc.trend = trend(input.trend, opts);
   if (input.gate) doc.gate = gate(input.gate);
   return JSON.stringify(doc, null, 2) + '\n';
+}
+
+/**
+ * `trend` holds the latest snapshot only: each group's series of counts is in `trend.groups[].counts`
+ * and each snapshot's source, time and total in `trend.points`, so a long series (hundreds of dumps)
+ * does not repeat every group of every snapshot. The other commands hold every snapshot.
+ */
+function snapshotsShown(input: ReportInput): readonly Analysis[] {
+  return input.command === 'trend' ? input.analyses.slice(-1) : input.analyses;
 }
 
 /** Copy only defined optional fields, in the order given. */

@@ -71,6 +71,36 @@ describe("Sen's slope and Holm", () => {
     expect(senSlope([0, 1, 2, 3, 4], [0, 2, 4, 6, 8])).toBe(2);
     expect(senSlope([0, 1, 2, 3, 4], [0, 2, 400, 6, 8])).toBe(2);
     expect(senSlope([5, 5, 5], [1, 2, 3])).toBeNull();
+    expect(senSlope([5, 5, 5], [4, 4, 4])).toBeNull();
+    expect(senSlope([0, 1, 2], [4, 4, 4])).toBe(0);
+  });
+
+  it('equals the median of the sorted pairwise slopes exactly (selection, not sorting)', () => {
+    const bySorting = (ts: number[], xs: number[]): number | null => {
+      const slopes: number[] = [];
+      for (let i = 0; i < xs.length - 1; i++) {
+        for (let j = i + 1; j < xs.length; j++) {
+          const dt = ts[j] - ts[i];
+          if (dt > 0) slopes.push((xs[j] - xs[i]) / dt);
+          else if (dt < 0) slopes.push((xs[i] - xs[j]) / -dt);
+        }
+      }
+      if (slopes.length === 0) return null;
+      slopes.sort((a, b) => a - b);
+      const m = slopes.length >> 1;
+      return slopes.length % 2 ? slopes[m] : (slopes[m - 1] + slopes[m]) / 2;
+    };
+    let seed = 7;
+    const rnd = (k: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % k;
+    };
+    for (let run = 0; run < 300; run++) {
+      const n = 1 + rnd(40);
+      const ts = Array.from({ length: n }, (_, i) => (rnd(4) === 0 ? i - rnd(3) : i * 10_000 + rnd(5)));
+      const xs = Array.from({ length: n }, () => rnd(run % 3 === 0 ? 3 : 500));
+      expect(senSlope(ts, xs)).toBe(bySorting(ts, xs));
+    }
   });
 
   it('adjusts p-values step-down', () => {

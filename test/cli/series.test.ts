@@ -7,7 +7,7 @@ import { mkdtempSync, renameSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { checkXml, errorsText, sarifValidator } from '../report/validators.js';
+import { checkXml, errorsText, reportValidator, sarifValidator } from '../report/validators.js';
 import { ensureBuilt, run } from './run.js';
 import { healthySeries, leakSeries } from './series.js';
 
@@ -39,6 +39,23 @@ describe('trend', () => {
     const t = JSON.parse(r.stdout).trend;
     expect(t.verdict).toBe('no-leak');
     expect(t.points).toHaveLength(8);
+  });
+
+  it('JSON holds the series per group and only the latest snapshot, and validates', async () => {
+    const r = await run(['trend', leakDir, '--format', 'json']);
+    expect(r.status).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    const validate = reportValidator();
+    expect(validate(doc), errorsText(validate.errors)).toBe(true);
+    const t = doc.trend;
+    expect(t.points).toHaveLength(8);
+    expect(doc.snapshots).toHaveLength(1);
+    expect(doc.snapshots[0].source).toBe(t.points[7].source);
+    expect(doc.snapshots[0].total).toBe(t.points[7].total);
+    for (const g of t.groups) expect(g.counts).toHaveLength(8);
+    // The latest snapshot's groups carry the latest counts of the series.
+    const latest = new Map(doc.snapshots[0].groups.map((g: { key: string; count: number }) => [g.key, g.count]));
+    for (const g of t.groups) expect(latest.get(g.key) ?? 0).toBe(g.last);
   });
 
   it('orders by the time in the file names, not by the order given', async () => {
