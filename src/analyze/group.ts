@@ -42,8 +42,16 @@ interface Bucket {
 
 /** Goroutines per wait kind, refined where a reader left 'unknown' but the frames can tell. */
 export function memberWaitKind(g: Group, format: Snapshot['format']): WaitKind {
-  return g.waitKind === 'unknown' ? classifyWait(g.state, g.frames, format) : g.waitKind;
+  if (g.waitKind !== 'unknown') return g.waitKind;
+  // Asked twice per group (grouping, then the snapshot's tally): classify once per group and format.
+  const memo = refinedKinds.get(g);
+  if (memo && memo.format === format && memo.state === g.state && memo.frames === g.frames) return memo.kind;
+  const kind = classifyWait(g.state, g.frames, format);
+  refinedKinds.set(g, { format, state: g.state, frames: g.frames, kind });
+  return kind;
 }
+
+const refinedKinds = new WeakMap<Group, { format: Snapshot['format']; state: string; frames: Group['frames']; kind: WaitKind }>();
 
 export function groupSnapshot(
   snapshot: Snapshot,

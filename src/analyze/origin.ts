@@ -103,7 +103,8 @@ export function frameOrigin(frame: Frame, userModules: readonly string[] = []): 
 /** Origins and helper checks for one analysis, cached per interned frame. */
 export class OriginClassifier {
   private readonly cache = new Map<Frame, FrameOrigin>();
-  private readonly helperCache = new Map<Frame, boolean>();
+  /** By package: `blockingSite` asks about site frames, which are new objects per group. */
+  private readonly helperCache = new Map<string, boolean>();
   private readonly userModules: readonly string[];
   private readonly helpers: readonly string[];
 
@@ -122,11 +123,11 @@ export class OriginClassifier {
   }
 
   isHelper(frame: Frame): boolean {
-    let h = this.helperCache.get(frame);
+    const pkg = frame.pkg || packageOfFunc(frame.func);
+    let h = this.helperCache.get(pkg);
     if (h === undefined) {
-      const pkg = frame.pkg || packageOfFunc(frame.func);
       h = !this.userModules.some((m) => under(pkg, m)) && this.helpers.some((p) => under(pkg, p));
-      this.helperCache.set(frame, h);
+      this.helperCache.set(pkg, h);
     }
     return h;
   }

@@ -5,14 +5,27 @@ import type { Frame } from '../model/dump.js';
 /** `.func3`, `.func1.2`, `.gowrap1`, `.func·001` (Go ≤ 1.4), `-fm` method values, `.1` (Go < 1.22 nested). */
 const CLOSURE_SUFFIX = /(\.(func\d+|gowrap\d+|func·\d+|\d+)|-fm)$/;
 
+const closureMemo = new Map<string, boolean>();
+const enclosingMemo = new Map<string, string>();
+const receiverMemo = new Map<string, string | undefined>();
+
 export function isClosure(func: string): boolean {
-  return CLOSURE_SUFFIX.test(func);
+  let r = closureMemo.get(func);
+  if (r === undefined) {
+    r = CLOSURE_SUFFIX.test(func);
+    closureMemo.set(func, r);
+  }
+  return r;
 }
 
 /** `pkg.(*Store).listAndWatch.func3` → `pkg.(*Store).listAndWatch`; non-closures are returned as is. */
 export function enclosing(func: string): string {
-  let f = func;
-  while (CLOSURE_SUFFIX.test(f)) f = f.replace(CLOSURE_SUFFIX, '');
+  let f = enclosingMemo.get(func);
+  if (f === undefined) {
+    f = func;
+    while (CLOSURE_SUFFIX.test(f)) f = f.replace(CLOSURE_SUFFIX, '');
+    enclosingMemo.set(func, f);
+  }
   return f;
 }
 
@@ -137,11 +150,14 @@ export function funcSet(g: AnalyzedGroup): Set<string> {
 }
 
 /** The receiver type of a method, `pkg.(*T).m` → `pkg.T`, `pkg.T.m` → `pkg.T`; undefined for functions. */
+const RECEIVER = /^(.*)\.\(\*?([^)]+)\)\.[^.]+$/;
+
 export function receiverType(func: string): string | undefined {
-  const base = enclosing(func);
-  const m = /^(.*)\.\(\*?([^)]+)\)\.[^.]+$/.exec(base);
-  if (m) return `${m[1]}.${m[2]}`;
-  return undefined;
+  if (receiverMemo.has(func)) return receiverMemo.get(func);
+  const m = RECEIVER.exec(enclosing(func));
+  const t = m ? `${m[1]}.${m[2]}` : undefined;
+  receiverMemo.set(func, t);
+  return t;
 }
 
 /** Wait text: `12–30 minutes`, `30 minutes`, or '' when no goroutine printed a wait. */

@@ -11,15 +11,59 @@ import type { AnalyzedGroup } from '../../analyze/types.js';
 import type { Detector } from '../candidate.js';
 import { enclosing, isClosure, isJoinWaiter, looksStuck } from '../frames.js';
 
+interface ChildIndex {
+  /** Groups by the function of their `created by`. */
+  readonly byCreator: Map<string, AnalyzedGroup[]>;
+  /** Closure frames by their enclosing function: the group and the closure's own name. */
+  readonly byEnclosing: Map<string, { group: AnalyzedGroup; func: string }[]>;
+  readonly position: Map<AnalyzedGroup, number>;
+}
+
+const childIndexes = new WeakMap<readonly AnalyzedGroup[], ChildIndex>();
+
+/** Built once per group list: which groups each function could have started. */
+function childIndex(groups: readonly AnalyzedGroup[]): ChildIndex {
+  let idx = childIndexes.get(groups);
+  if (idx) return idx;
+  const byCreator = new Map<string, AnalyzedGroup[]>();
+  const byEnclosing = new Map<string, { group: AnalyzedGroup; func: string }[]>();
+  const position = new Map<AnalyzedGroup, number>();
+  groups.forEach((h, i) => {
+    position.set(h, i);
+    if (h.creator !== undefined) {
+      const l = byCreator.get(h.creator.func);
+      if (l) l.push(h);
+      else byCreator.set(h.creator.func, [h]);
+    }
+    for (const f of h.frames) {
+      if (!isClosure(f.func)) continue;
+      const enc = enclosing(f.func);
+      const l = byEnclosing.get(enc);
+      if (l) l.push({ group: h, func: f.func });
+      else byEnclosing.set(enc, [{ group: h, func: f.func }]);
+    }
+  });
+  idx = { byCreator, byEnclosing, position };
+  childIndexes.set(groups, idx);
+  return idx;
+}
+
 /** Groups that some function on `g`'s stack could have started (by `created by` or by closure). */
 export function possibleChildren(g: AnalyzedGroup, groups: readonly AnalyzedGroup[]): AnalyzedGroup[] {
   const mine = new Set(g.frames.filter((f) => f.origin === 'user' || f.origin === 'dependency').map((f) => f.func));
-  return groups.filter(
-    (h) =>
-      h !== g &&
-      ((h.creator !== undefined && mine.has(h.creator.func)) ||
-        h.frames.some((f) => isClosure(f.func) && mine.has(enclosing(f.func)) && !mine.has(f.func))),
-  );
+  const { byCreator, byEnclosing, position } = childIndex(groups);
+  const found = new Set<AnalyzedGroup>();
+  for (const fn of mine) {
+    for (const h of byCreator.get(fn) ?? []) found.add(h);
+    for (const c of byEnclosing.get(fn) ?? []) if (!mine.has(c.func)) found.add(c.group);
+  }
+  found.delete(g);
+  // In the order of `groups`, as filtering it would give.
+  if (found.size === 0) return [];
+  const at = [...found].map((h) => position.get(h)!).sort((x, y) => x - y);
+  const out: AnalyzedGroup[] = [];
+  for (const i of at) out.push(groups[i]);
+  return out;
 }
 
 const ACTIVE = new Set(['io', 'syscall', 'running', 'runnable', 'sleep']);
