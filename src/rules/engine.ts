@@ -9,7 +9,7 @@ import { union, withCascade } from './cascade.js';
 import { isLeaked, matchGroup, matchWhen, re, type FindingFacts } from './match.js';
 import { LinkGraph } from './links.js';
 import { siteOf } from './frames.js';
-import { localeOrder } from './collate.js';
+import { textOrder } from './collate.js';
 import { finishCandidate, involved, type Candidate, type Detector, type ResolvedRule, type RuleContext } from './candidate.js';
 import type { Finding, Severity, Suppression } from './types.js';
 
@@ -215,7 +215,7 @@ export function order(a: Candidate & { severity: Severity }, b: Candidate & { se
   return (
     SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] ||
     (b.goroutines ?? 0) - (a.goroutines ?? 0) ||
-    localeOrder(a.rule.id, b.rule.id) ||
-    localeOrder(a.root?.id ?? '', b.root?.id ?? '')
+    textOrder(a.rule.id, b.rule.id) ||
+    textOrder(a.root?.id ?? '', b.root?.id ?? '')
   );
 }

@@ -8,7 +8,7 @@ import type { RaceReport } from '../model/dump.js';
 import type { ResolvedRule } from './candidate.js';
 import { DETECTORS } from './detectors/index.js';
 import { runEngine, SEVERITY_RANK } from './engine.js';
-import { localeOrder } from './collate.js';
+import { textOrder } from './collate.js';
 import { resolveRules } from './packs.js';
 import type { Finding, LeakscopeConfig, RulePack } from './types.js';
 
@@ -47,8 +47,8 @@ export function sortFindings(findings: Finding[]): Finding[] {
     (a, b) =>
       SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] ||
       b.evidence.goroutines - a.evidence.goroutines ||
-      localeOrder(a.ruleId, b.ruleId) ||
-      localeOrder(a.location?.file ?? '', b.location?.file ?? '') ||
+      textOrder(a.ruleId, b.ruleId) ||
+      textOrder(a.location?.file ?? '', b.location?.file ?? '') ||
       (a.location?.line ?? 0) - (b.location?.line ?? 0),
   );
 }

@@ -6,13 +6,14 @@
 import { createRequire } from 'node:module';
 import type { Ajv as AjvType, ErrorObject, ValidateFunction } from 'ajv';
 import type { Document, Node } from 'yaml';
+import { configSchema, packSchema } from './schema.js';
+import { textOrder } from './collate.js';
 
 // ajv and yaml cost ~130 ms to load; every run without a user config or pack file skips them (the
 // built-in packs ship pre-validated as JSON), so they are loaded on first use.
 const require = createRequire(import.meta.url);
 const ajvModule = () => require('ajv') as typeof import('ajv');
 const yamlModule = () => require('yaml') as typeof import('yaml');
-import { configSchema, packSchema } from './schema.js';
 
 /** One problem in a config or pack file. */
 export interface ValidationIssue {
@@ -168,5 +169,5 @@ export function validateParsed(kind: 'config' | 'pack', parsed: ParsedText, file
     const path = segments(e.instancePath);
     issues.push({ file, line: parsed.lineOf(path), field: fieldName(path), message: 'needs one of func, file, site or group' });
   }
-  return issues.sort((a, b) => a.line - b.line || a.field.localeCompare(b.field));
+  return issues.sort((a, b) => a.line - b.line || textOrder(a.field, b.field));
 }
