@@ -1,7 +1,7 @@
 /**
  * End to end: the built binary on real dumps, with NO_COLOR=1; exact exit codes, stdout and stderr.
  */
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -120,6 +120,23 @@ describe('inspect', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('Total: ');
     expect(r.stderr).toMatch(/^leakscope: warning: [^\n]*cut\.txt[^\n]*\n/);
+  });
+
+  it('expands folders and globs like trend and check; a folder without dumps is exit 2', async () => {
+    const glob = await run(['inspect', relative(REPO, join(SAMPLES, '*', 'goroutine.debug0.pb.gz')), '--format', 'json']);
+    expect(glob.status).toBe(0);
+    const cases = readdirSync(SAMPLES).filter((c) => existsSync(join(SAMPLES, c, 'goroutine.debug0.pb.gz')));
+    expect(JSON.parse(glob.stdout).snapshots).toHaveLength(cases.length);
+    const folder = await run(['inspect', relative(REPO, join(SAMPLES, 'soak-healthy', 'series')), '--format', 'json']);
+    expect(folder.status).toBe(0);
+    expect(JSON.parse(folder.stdout).snapshots.length).toBe(readdirSync(join(SAMPLES, 'soak-healthy', 'series')).length);
+    const empty = join(tmp, 'no-dumps');
+    mkdirSync(empty, { recursive: true });
+    writeFileSync(join(empty, 'notes.txt'), 'nothing to see\n');
+    const none = await run(['inspect', empty]);
+    expect(none.status).toBe(2);
+    expect(none.stdout).toBe('');
+    expect(none.stderr.trim().split('\n').at(-1)).toBe(`leakscope: ${empty}: no goroutine dump found`);
   });
 });
 

@@ -7,7 +7,9 @@
  */
 import { Command } from 'commander';
 import { emit } from '../emit.js';
+import { UsageError } from '../exit-codes.js';
 import { checkOutput } from '../output.js';
+import { expandInputs } from '../inputs.js';
 import { collapseRepeats, sourcePaths } from '../judge.js';
 import {
   addReadOptions, addReportOptions, addRulesOptions, checkSourceDir, readOptionsOf, type ReadFlags, type ReportFlags, type RulesFlags,
@@ -21,18 +23,22 @@ interface Flags extends ReportFlags, RulesFlags, ReadFlags {
 export function inspectCommand(): Command {
   const cmd = new Command('inspect')
     .description('show what the goroutines of one or more dumps wait on, and diagnose leaks')
-    .argument('<input...>', 'dump files (text, gzip or protobuf), - for stdin, or an http(s) URL of /debug/pprof/goroutine');
+    .argument('<input...>', 'dump files (text, gzip or protobuf), folders or globs of them, - for stdin, or an http(s) URL of /debug/pprof/goroutine');
   addReportOptions(cmd, { stacks: true });
   addRulesOptions(cmd);
   cmd.option('--source <dir>', "a checkout of the program's Go source, to point at the line that causes each leak (paths in the report become relative to it)");
   addReadOptions(cmd);
-  return cmd.action(async (inputs: string[], flags: Flags) => {
-    checkOutput(flags.output, inputs);
+  return cmd.action(async (args: string[], flags: Flags) => {
+    // Folders and globs expand as for trend and check; a file found that way that is not a dump is
+    // skipped with a warning, a file named on the command line is an error.
+    const inputs = expandInputs(args);
+    checkOutput(flags.output, inputs.map((i) => i.path));
     checkSourceDir(flags.source);
     const s = setup(flags);
-    const loaded = await loadAll(inputs.map((path) => ({ path, listed: false })), s, readOptionsOf(flags));
+    const loaded = await loadAll(inputs, s, readOptionsOf(flags));
     const analyses = loaded.flatMap((l) => l.analyses);
     const races = racesOf(loaded);
+    if (analyses.length === 0 && races.length === 0) throw new UsageError(`${args.join(' ')}: no goroutine dump found`);
     const findings = await withSource(collapseRepeats(findingsFor(loaded, s)), analyses, flags.source);
     const paths = sourcePaths(findings, flags.source);
     await emit(
