@@ -20,9 +20,15 @@ beforeAll(async () => {
 });
 
 describe('unusable input and arguments: exit 2, one line on stderr, nothing on stdout', () => {
-  const cases: [string, () => string[], string | RegExp][] = [
+  const emptyDir = () => {
+    const d = join(tmp, 'empty');
+    mkdirSync(d, { recursive: true });
+    return d;
+  };
+  const cases: [string, () => string[], string | RegExp | (() => string)][] = [
     ['a missing file', () => ['inspect', 'no-such-dump.txt'], 'leakscope: no-such-dump.txt: no such file\n'],
-    ['a directory', () => ['inspect', 'samples'], 'leakscope: samples: is a directory, not a dump file\n'],
+    ['a directory where a file is needed', () => ['diff', 'samples', LEAK], 'leakscope: samples: is a directory, not a dump file\n'],
+    ['an empty folder', () => ['inspect', emptyDir()], () => `leakscope: ${emptyDir()}: folder holds no files\n`],
     ['an unknown option', () => ['inspect', '--bogus', LEAK], "leakscope inspect: unknown option '--bogus'\n"],
     ['a bad option value', () => ['inspect', '--top', 'many', LEAK], "leakscope inspect: option '--top <n>' argument 'many' is invalid. expected a whole number ≥ 1.\n"],
     ['an unknown format', () => ['inspect', '-f', 'xml', LEAK], "leakscope inspect: option '-f, --format <name>' argument 'xml' is invalid. Allowed choices are table, json, markdown, sarif, junit, github, html.\n"],
@@ -37,6 +43,7 @@ describe('unusable input and arguments: exit 2, one line on stderr, nothing on s
       const r = await run(args());
       expect(r.stdout).toBe('');
       if (typeof stderr === 'string') expect(r.stderr).toBe(stderr);
+      else if (typeof stderr === 'function') expect(r.stderr).toBe(stderr());
       else expect(r.stderr).toMatch(stderr);
       expect(r.status).toBe(2);
     });
