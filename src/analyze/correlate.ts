@@ -31,11 +31,10 @@
  * - Counts of inferred links are estimates: all goroutines of the child group, split between parents.
  */
 import type { Snapshot } from '../model/dump.js';
+import { enclosingFunctions } from './closures.js';
 import { keyFrames } from './signature.js';
 import type { AnalyzedGroup, GroupLink } from './types.js';
 
-/** Closure suffixes: `.func3`, `.gowrap1`, `.deferwrap1`, and the nested-closure `.2` of old Go. */
-const CLOSURE_SUFFIX = /\.(?:func\d+|gowrap\d+|deferwrap\d+|\d+)$/;
 /** How many closures up from the bottom of a child's stack are read for candidates. */
 const MAX_CLOSURE_DEPTH = 4;
 /**
@@ -44,21 +43,6 @@ const MAX_CLOSURE_DEPTH = 4;
  * them, and linking every child to every such group would grow links as children × parents.
  */
 export const MAX_INFERRED_PARENTS = 4;
-
-/**
- * The functions a closure is nested in, innermost first: `p.F.func1.2` → [`p.F.func1`, `p.F`].
- * Package-level closures (`p.glob..func1`, `p.init.func1`) name no function that could be waiting.
- */
-export function enclosingFunctions(func: string): string[] {
-  const out: string[] = [];
-  let f = func;
-  while (CLOSURE_SUFFIX.test(f)) {
-    f = f.replace(CLOSURE_SUFFIX, '');
-    if (f.endsWith('.glob.') || f.endsWith('.init')) break;
-    out.push(f);
-  }
-  return out;
-}
 
 /** Candidate spawner functions of a child group, most specific first. */
 export function spawnerCandidates(child: AnalyzedGroup): string[] {

@@ -30,7 +30,8 @@ export function analyze(snapshot: Snapshot, opts: AnalyzeOptions = {}): Analysis
 
 export { signature, signatureOfFrames, keyFrames } from './signature.js';
 export { groupId, groupSnapshot } from './group.js';
-export { correlate, enclosingFunctions, spawnerCandidates } from './correlate.js';
+export { correlate, spawnerCandidates } from './correlate.js';
+export { enclosing, enclosingFunctions, isClosure } from './closures.js';
 export {
   OriginClassifier, frameOrigin, packageOfFunc, KNOWN_DEPENDENCIES, KNOWN_HELPERS, STDLIB_ROOTS,
 } from './origin.js';

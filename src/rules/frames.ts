@@ -2,32 +2,11 @@
 import type { AnalyzedGroup, SiteFrame } from '../analyze/types.js';
 import type { Frame } from '../model/dump.js';
 
-/** `.func3`, `.func1.2`, `.gowrap1`, `.func·001` (Go ≤ 1.4), `-fm` method values, `.1` (Go < 1.22 nested). */
-const CLOSURE_SUFFIX = /(\.(func\d+|gowrap\d+|func·\d+|\d+)|-fm)$/;
+import { enclosing, isClosure } from '../analyze/closures.js';
 
-const closureMemo = new Map<string, boolean>();
-const enclosingMemo = new Map<string, string>();
+export { enclosing, isClosure };
+
 const receiverMemo = new Map<string, string | undefined>();
-
-export function isClosure(func: string): boolean {
-  let r = closureMemo.get(func);
-  if (r === undefined) {
-    r = CLOSURE_SUFFIX.test(func);
-    closureMemo.set(func, r);
-  }
-  return r;
-}
-
-/** `pkg.(*Store).listAndWatch.func3` → `pkg.(*Store).listAndWatch`; non-closures are returned as is. */
-export function enclosing(func: string): string {
-  let f = enclosingMemo.get(func);
-  if (f === undefined) {
-    f = func;
-    while (CLOSURE_SUFFIX.test(f)) f = f.replace(CLOSURE_SUFFIX, '');
-    enclosingMemo.set(func, f);
-  }
-  return f;
-}
 
 /** Last path element and after: `example.com/x/pkg/stores/proxy.(*Store).watch.func1` → `proxy.(*Store).watch.func1`. */
 export function shortFunc(func: string): string {

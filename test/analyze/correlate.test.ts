@@ -1,6 +1,7 @@
 /** Links between groups: from creator ids (Go 1.21+) and inferred from shared frames (older, debug=0/1). */
 import { describe, expect, it } from 'vitest';
-import { enclosingFunctions, spawnerCandidates } from '../../src/analyze/correlate.js';
+import { enclosingFunctions } from '../../src/analyze/closures.js';
+import { spawnerCandidates } from '../../src/analyze/correlate.js';
 import { analyze } from '../../src/analyze/index.js';
 import type { Analysis } from '../../src/analyze/types.js';
 import { snapshot } from './fixtures.js';
