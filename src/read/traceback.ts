@@ -136,6 +136,11 @@ export class TracebackReader {
     return this.callLine.slice(0, this.callArgs);
   }
 
+  /** Between goroutines, outside any preamble: the next line is read as if the input started there. */
+  get betweenGoroutines(): boolean {
+    return this.state === IDLE;
+  }
+
   /** One line (prefix and markdown escaping already undone). false: not part of a traceback. */
   line(line: string, no: number): boolean {
     switch (this.state) {
@@ -448,7 +453,7 @@ export class TracebackReader {
   private afterCreator(line: string, no: number): boolean {
     if (line.startsWith('[originating from goroutine ')) return this.ancestor(line);
     this.finish(no);
-    return line.length === 0 ? true : this.idle(line, no);
+    return this.idle(line, no);
   }
 
   /** `[originating from goroutine 24]:` (GODEBUG=tracebackancestors): the creator's stack follows. */

@@ -236,6 +236,15 @@ describe('goroutine bodies', () => {
     expect(s.groups[0].frames.map((f) => f.file)).toEqual(['/usr/local/go/src/runtime/sys_darwin.go', 'app.go']);
   });
 
+  it('malformed: an ancestor block after the blank line that ended its goroutine is not read as ancestors (it used to throw)', async () => {
+    const d = await read([
+      'goroutine 1 [running]:', 'main.main()', '\t/x/main.go:3 +0x1', 'created by main.init', '\t/x/main.go:9 +0x2', '',
+      '[originating from goroutine 7]:', 'main.f()', '\t/x/a.go:1 +0x3',
+    ]);
+    expect(d.snapshots[0].total).toBe(1);
+    expect(d.snapshots[0].groups[0].ancestors).toEqual([]);
+  });
+
   it('malformed: a call without its file line keeps the goroutine, partial, with a warning', async () => {
     const s = await only(['goroutine 1 [running]:', 'main.main()', 'this is not a file line', '', 'goroutine 2 [select]:', 'main.loop()', '\t/app/main.go:9 +0x25']);
     expect(s.total).toBe(2);
