@@ -5,6 +5,7 @@
 import { analyze } from '../analyze/index.js';
 import type { Analysis, AnalyzeOptions, SimilarityLevel } from '../analyze/types.js';
 import type { Dump, RaceReport } from '../model/dump.js';
+import { MIN_CHUNKED_BYTES } from '../read/chunked.js';
 import { isInputError, readDump, type ReadOptions } from '../read/index.js';
 import { diagnoseRaces, resolveRules, runRules } from '../rules/index.js';
 import type { Finding, LeakscopeConfig } from '../rules/types.js';
@@ -54,9 +55,12 @@ export interface LoadedInput {
  */
 export async function load(input: InputFile, s: Setup, readOptions: ReadOptions = {}): Promise<LoadedInput | undefined> {
   let dump: Dump;
-  const bar = s.progress ? progressBar(input.path, inputSize(input.path)) : undefined;
+  const size = inputSize(input.path);
+  const bar = s.progress ? progressBar(input.path, size) : undefined;
+  const opts = bar ? { ...readOptions, onProgress: bar.onProgress } : readOptions;
   try {
-    dump = await readDump(input.path, bar ? { ...readOptions, onProgress: bar.onProgress } : readOptions);
+    // A large file is read in parts on several threads when it allows (src/read/chunked.ts).
+    dump = size !== undefined && size >= MIN_CHUNKED_BYTES ? (await (await import('../read/parallel.js')).readDumps([input.path], opts))[0] : await readDump(input.path, opts);
   } catch (e) {
     bar?.done();
     if (skippable(input, e)) return undefined;

@@ -33,9 +33,11 @@ export interface GoroutineRecord {
   framesKey?: string;
 }
 
-interface MutableGroup {
+export interface MutableGroup {
   /** Position in `Snapshot.groups`. */
   index: number;
+  /** The `restKey` it is filed under (kept so that a part read elsewhere merges exactly). */
+  rest: string;
   count: number;
   state: string;
   flags: GroupFlags;
@@ -51,6 +53,21 @@ interface MutableGroup {
   ids: number[];
   ancestors: AncestorStack[];
   partial: boolean;
+}
+
+/** A builder's whole state as plain, cloneable data (`SnapshotBuilder.toPart` / `absorb`). */
+export interface BuilderPart {
+  readonly header: SnapshotHeader;
+  readonly groups: readonly MutableGroup[];
+  readonly warnings: readonly Diagnostic[];
+  /** Every goroutine id read, with the index of its group. */
+  readonly ids: Float64Array;
+  readonly idGroups: Int32Array;
+  /** `created by … in goroutine N` not yet resolved: the child group of each, and N. */
+  readonly linkChildren: Int32Array;
+  readonly linkCreators: Float64Array;
+  readonly total: number;
+  readonly truncated: boolean;
 }
 
 export interface SnapshotHeader {
@@ -101,6 +118,11 @@ export class FrameTable {
       this.frames.set(key, f);
     }
     return f;
+  }
+
+  /** This table's frame equal to `f` (a frame from another table, or cloned from another thread). */
+  intern(f: Frame): Frame {
+    return this.frame(f.func, f.pkg, f.file, f.line, f.inlined);
   }
 
   get size(): number {
@@ -166,6 +188,7 @@ export class SnapshotBuilder {
     if (!m) {
       m = {
         index: this.order.length,
+        rest: key,
         count: 0,
         state: detach(g.state),
         flags: g.flags ?? {},
@@ -241,6 +264,77 @@ export class SnapshotBuilder {
       m.set(content, n);
     }
     return n;
+  }
+
+  /**
+   * Everything this builder holds, as plain data that crosses a thread boundary: a worker reads one
+   * part of a large file, the reader of the part before it `absorb`s it. Ids stay in input order and
+   * every id is kept, so the merge is exactly what reading the whole file here would have built.
+   */
+  toPart(): BuilderPart {
+    const ids: number[] = [];
+    const idGroups: number[] = [];
+    for (const [id, g] of this.idToGroup) {
+      ids.push(id);
+      idGroups.push(g);
+    }
+    return {
+      header: this.header,
+      groups: this.order,
+      warnings: this.warnings,
+      ids: Float64Array.from(ids),
+      idGroups: Int32Array.from(idGroups),
+      linkChildren: Int32Array.from(this.pendingLinks.filter((_, i) => i % 2 === 0)),
+      linkCreators: Float64Array.from(this.pendingLinks.filter((_, i) => i % 2 === 1)),
+      total: this.total,
+      truncated: this.truncated,
+    };
+  }
+
+  /**
+   * Fold in a part read after everything this builder has seen (see `toPart`), its frames re-interned
+   * through `intern` (a worker's frames are copies). Groups merge by the same keys `add` uses.
+   */
+  absorb(part: BuilderPart, intern: (f: Frame) => Frame): void {
+    const remap = new Int32Array(part.groups.length);
+    for (const p of part.groups) {
+      const frames = p.frames.map(intern);
+      const stack = this.framesKey(frames);
+      let byRest = this.groups.get(stack);
+      if (byRest === undefined) {
+        byRest = new Map();
+        this.groups.set(stack, byRest);
+      }
+      let m = byRest.get(p.rest);
+      if (!m) {
+        m = {
+          ...p,
+          index: this.order.length,
+          frames,
+          count: 0,
+          waitMin: Infinity,
+          waitMax: -Infinity,
+          stamped: 0,
+          creatorIds: new Set(),
+          ids: [],
+          ancestors: p.ancestors.map((a) => ({ goroutineId: a.goroutineId, frames: a.frames.map(intern) })),
+        };
+        byRest.set(p.rest, m);
+        this.order.push(m);
+      }
+      remap[p.index] = m.index;
+      m.count += p.count;
+      m.stamped += p.stamped;
+      if (p.waitMin < m.waitMin) m.waitMin = p.waitMin;
+      if (p.waitMax > m.waitMax) m.waitMax = p.waitMax;
+      for (const id of p.ids) if (m.ids.length < MAX_ID_SAMPLE) m.ids.push(id);
+      for (const id of p.creatorIds) if (m.creatorIds.size < MAX_ID_SAMPLE) m.creatorIds.add(id);
+    }
+    this.total += part.total;
+    if (part.truncated) this.truncated = true;
+    for (const w of part.warnings) this.warn(w);
+    for (let i = 0; i < part.ids.length; i++) this.idToGroup.set(part.ids[i], remap[part.idGroups[i]]);
+    for (let i = 0; i < part.linkCreators.length; i++) this.pendingLinks.push(remap[part.linkChildren[i]], part.linkCreators[i]);
   }
 
   build(): Snapshot {

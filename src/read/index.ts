@@ -82,17 +82,7 @@ async function readContent(
     return { source, snapshots: [snapshot], races: [], warnings: [] };
   }
 
-  const reader = new TextDumpReader(source, opts);
-  const longLines: Diagnostic[] = [];
-  const splitter = new LineSplitter(
-    (line, no) => reader.line(line, no),
-    opts.maxLineLength ?? 1 << 20,
-    (no, length) => {
-      if (longLines.length < 20) {
-        longLines.push({ severity: 'warning', code: 'line-too-long', line: no, message: `line ${no} is ${length} characters long; cut to ${opts.maxLineLength ?? 1 << 20}` });
-      }
-    },
-  );
+  const { reader, splitter, longLines } = textReader(source, opts);
   let bytes = 0;
   const lastLine = new TailLine();
   splitter.push(first.value);
@@ -110,6 +100,23 @@ async function readContent(
   const dump = reader.end({ inputTruncated: gzipTruncated });
   const cut = tail !== undefined && !gzipTruncated ? markCutLine(dump, tail, splitter.lines) : dump;
   return longLines.length ? { ...cut, warnings: [...longLines, ...cut.warnings] } : cut;
+}
+
+/** A text reader fed by a line splitter; lines longer than the limit are cut and listed in `longLines`. */
+export function textReader(source: string, opts: ReadOptions, continues = false): { reader: TextDumpReader; splitter: LineSplitter; longLines: Diagnostic[] } {
+  const reader = new TextDumpReader(source, opts, continues);
+  const longLines: Diagnostic[] = [];
+  const max = opts.maxLineLength ?? 1 << 20;
+  const splitter = new LineSplitter(
+    (line, no) => reader.line(line, no),
+    max,
+    (no, length) => {
+      if (longLines.length < 20) {
+        longLines.push({ severity: 'warning', code: 'line-too-long', line: no, message: `line ${no} is ${length} characters long; cut to ${max}` });
+      }
+    },
+  );
+  return { reader, splitter, longLines };
 }
 
 /**

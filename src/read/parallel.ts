@@ -14,7 +14,9 @@ import { existsSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { Dump } from '../model/dump.js';
+import { MIN_CHUNKED_BYTES, readChunked, readPart, type PartRunner } from './chunked.js';
 import { InputError, type InputErrorCode } from './errors.js';
+import type { TextPart } from './text.js';
 import { readDump, type ReadOptions } from './index.js';
 
 export interface ParallelOptions extends ReadOptions {
@@ -27,6 +29,8 @@ export interface ParallelOptions extends ReadOptions {
    * do: for small inputs, starting workers and copying Dumps back costs more than reading them here.
    */
   minWorkerBytes?: number;
+  /** One file of at least this many bytes is read in parts on several threads (default MIN_CHUNKED_BYTES, chunked.ts). */
+  minChunkedBytes?: number;
   /** The compiled script workers run (this module as JavaScript); default: this file, or dist/ when run from sources. */
   workerScript?: URL;
 }
@@ -56,11 +60,18 @@ export async function readDumpsSettled(inputs: readonly string[], opts: Parallel
     report(sum);
   };
   const cores = Math.max(1, opts.maxWorkers ?? availableParallelism());
+  const script = opts.workerScript ?? workerScript();
+  // One large file: its parts on several threads (chunked.ts), if the file allows it.
+  const minChunked = opts.minChunkedBytes ?? MIN_CHUNKED_BYTES;
+  if (inputs.length === 1 && cores > 1 && script && inputs[0] !== '-' && fileSize(inputs[0]) >= minChunked) {
+    const runner = partRunner(inputs[0], script, cloneableOptions(opts));
+    const dump = await readChunked(inputs[0], opts, cores, runner, minChunked).catch(() => undefined);
+    if (dump) return [{ ok: true, dump }];
+  }
   const remote: number[] = [];
   const local: number[] = [];
   const minBytes = opts.minWorkerBytes ?? 4 << 20;
   inputs.forEach((input, i) => (input !== '-' && fileSize(input) >= minBytes ? remote : local).push(i));
-  const script = opts.workerScript ?? workerScript();
   const poolSize = Math.min(remote.length, cores);
   if (poolSize <= 1 || !script) {
     local.push(...remote);
@@ -100,7 +111,7 @@ export async function readDumpsSettled(inputs: readonly string[], opts: Parallel
           progress(current, m.bytes);
           return;
         }
-        results[current] = m.kind === 'dump' ? { ok: true, dump: m.dump } : { ok: false, error: revive(m.error) };
+        results[current] = m.kind === 'dump' ? { ok: true, dump: m.dump } : { ok: false, error: m.kind === 'error' ? revive(m.error) : new Error('unexpected reply') };
         feed();
       });
       w.on('error', () => {
@@ -127,8 +138,37 @@ export async function readDumpsSettled(inputs: readonly string[], opts: Parallel
   return results;
 }
 
+/** Runs each part of `input` on a worker thread of its own. */
+export function partRunner(input: string, script: URL, opts: ReadOptions): PartRunner {
+  return (start, end, onBytes) =>
+    new Promise<TextPart>((resolve, reject) => {
+      const w = new Worker(script, { workerData: { leakscopeReadWorker: true } });
+      let settled = false;
+      const settle = (f: () => void): void => {
+        if (settled) return;
+        settled = true;
+        f();
+        void w.terminate();
+      };
+      w.on('message', (m: WorkerReply) => {
+        if (m.kind === 'progress') onBytes(m.bytes);
+        else if (m.kind === 'part') settle(() => resolve(m.part));
+        else settle(() => reject(m.kind === 'error' ? revive(m.error) : new Error('unexpected reply')));
+      });
+      w.on('error', (e) => settle(() => reject(e)));
+      w.on('exit', () => settle(() => reject(new Error('worker exited'))));
+      w.postMessage({ input, opts, progress: true, part: { start, end } } satisfies WorkerRequest);
+    });
+}
+
+type WorkerRequest = { input: string; opts: ReadOptions; progress: boolean; part?: { start: number; end: number } };
+
 type SerializedError = { input: true; source: string; code: InputErrorCode; message: string } | { input: false; message: string; stack?: string };
-type WorkerReply = { kind: 'progress'; bytes: number } | { kind: 'dump'; dump: Dump } | { kind: 'error'; error: SerializedError };
+type WorkerReply =
+  | { kind: 'progress'; bytes: number }
+  | { kind: 'dump'; dump: Dump }
+  | { kind: 'part'; part: TextPart }
+  | { kind: 'error'; error: SerializedError };
 
 function serialize(e: unknown): SerializedError {
   if (e instanceof InputError) return { input: true, source: e.source, code: e.code, message: e.message };
@@ -152,7 +192,7 @@ function revive(s: SerializedError): Error {
 function cloneableOptions(opts: ParallelOptions): ReadOptions {
   const o: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(opts)) {
-    if (typeof v === 'function' || k === 'stdin' || k === 'maxWorkers' || k === 'workerScript' || k === 'minWorkerBytes' || v === undefined) continue;
+    if (typeof v === 'function' || k === 'stdin' || k === 'maxWorkers' || k === 'workerScript' || k === 'minWorkerBytes' || k === 'minChunkedBytes' || v === undefined) continue;
     o[k] = v;
   }
   return o as ReadOptions;
@@ -183,7 +223,7 @@ function workerScript(): URL | undefined {
 // The worker side: read each input it is sent, post back its Dump or its error.
 if (!isMainThread && parentPort && (workerData as { leakscopeReadWorker?: boolean } | null)?.leakscopeReadWorker) {
   const port = parentPort;
-  port.on('message', (m: { input: string; opts: ReadOptions; progress: boolean }) => {
+  port.on('message', (m: WorkerRequest) => {
     let last = 0;
     const onProgress = m.progress
       ? (bytes: number): void => {
@@ -194,6 +234,13 @@ if (!isMainThread && parentPort && (workerData as { leakscopeReadWorker?: boolea
           }
         }
       : undefined;
+    if (m.part) {
+      readPart(m.input, m.part.start, m.part.end, m.opts, onProgress).then(
+        (part) => port.postMessage({ kind: 'part', part } satisfies WorkerReply),
+        (e: unknown) => port.postMessage({ kind: 'error', error: serialize(e) } satisfies WorkerReply),
+      );
+      return;
+    }
     readDump(m.input, { ...m.opts, ...(onProgress ? { onProgress } : {}) }).then(
       (dump) => port.postMessage({ kind: 'dump', dump } satisfies WorkerReply),
       (e: unknown) => port.postMessage({ kind: 'error', error: serialize(e) } satisfies WorkerReply),

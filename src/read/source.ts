@@ -45,8 +45,10 @@ export async function openSource(spec: string, opts: SourceOptions = {}): Promis
   return { name: spec, chunks: readFileChunks(spec), mtime: st.mtime };
 }
 
-async function* readFileChunks(path: string): AsyncIterable<Uint8Array> {
-  const stream = createReadStream(path, { highWaterMark: 1 << 20 });
+/** The bytes of a file, or of its bytes [start, end). */
+export async function* readFileChunks(path: string, start?: number, end?: number): AsyncIterable<Uint8Array> {
+  const range = start === undefined ? {} : { start, ...(end !== undefined ? { end: end - 1 } : {}) };
+  const stream = createReadStream(path, { highWaterMark: 1 << 20, ...range });
   try {
     for await (const chunk of stream) yield chunk as Buffer;
   } catch (e) {

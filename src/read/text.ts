@@ -8,8 +8,8 @@
  * headline after goroutines, a goroutine id already seen in the snapshot, or a timestamp line
  * (`2019-08-21 12:32:42 stdout:`) between dumps.
  */
-import { FrameTable, SnapshotBuilder, type GoroutineRecord } from '../model/builder.js';
-import type { Diagnostic, Dump, DumpFormat, Headline, ProfileKind, RaceReport, Snapshot } from '../model/dump.js';
+import { FrameTable, SnapshotBuilder, type BuilderPart, type GoroutineRecord } from '../model/builder.js';
+import type { Diagnostic, Dump, DumpFormat, Frame, Headline, ProfileKind, RaceReport, Snapshot } from '../model/dump.js';
 import { Debug1Reader, parseProfileHeader } from './debug1.js';
 import { InputError } from './errors.js';
 import { RaceReader } from './race.js';
@@ -51,6 +51,17 @@ interface Snap {
    * when that thread crashes too it prints the same goroutine again with its stack, which replaces it.
    */
   unavailable: Map<number, GoroutineRecord>;
+  /**
+   * A part of a large file read on its own (chunked.ts): this snapshot continues one begun before the
+   * part, assumed to hold goroutines and to have no headline; the reader of the previous part checks
+   * those assumptions when it absorbs this one.
+   */
+  continued: boolean;
+}
+
+/** Goroutines of a snapshot so far; one more for a continued one (it has some before this part). */
+function count(s: Snap): number {
+  return s.builder.goroutines + (s.continued ? 1 : 0);
 }
 
 export class TextDumpReader implements TracebackHost {
@@ -80,13 +91,23 @@ export class TextDumpReader implements TracebackHost {
   private sawRace = false;
   private held: string | undefined;
   private heldNo = 0;
+  /** A test2json event was read (its lines are rebuilt, not the input's own). */
+  private sawJson = false;
+  /** A continued snapshot was split by a dump start (see `dumpStart`). */
+  private splitContinued = false;
   private readonly emit = (text: string, no: number): void => this.text(text, no);
 
+  /**
+   * `continues`: the input is a later part of a large file, cut at a goroutine header (chunked.ts); it
+   * starts inside a plain debug=2 snapshot begun before it.
+   */
   constructor(
     readonly source: string,
     readonly opts: TextReadOptions = {},
+    continues = false,
   ) {
     this.race = new RaceReader(source, this.frames, (r) => this.races.push(r), (d) => this.warnings.push(d));
+    if (continues) this.begin('debug2', 1).continued = true;
   }
 
   line(text: string, no: number): void {
@@ -99,7 +120,10 @@ export class TextDumpReader implements TracebackHost {
 
   private input(text: string, no: number): void {
     this.lastNo = no;
-    if (text.charCodeAt(0) === 123 /* { */ && this.json.feed(text, no, this.emit)) return;
+    if (text.charCodeAt(0) === 123 /* { */ && this.json.feed(text, no, this.emit)) {
+      this.sawJson = true;
+      return;
+    }
     this.text(text, no);
   }
 
@@ -211,7 +235,7 @@ export class TextDumpReader implements TracebackHost {
       ...(declaredTotal !== undefined ? { declaredTotal } : {}),
       ...(headline ? { headline } : {}),
     });
-    const s: Snap = { builder, format, ids: new IdSet(), last: no, headline, threadDumps: false, repeats: 0, unavailable: new Map() };
+    const s: Snap = { builder, format, ids: new IdSet(), last: no, headline, threadDumps: false, repeats: 0, unavailable: new Map(), continued: false };
     this.snaps.push(s);
     this.cur = s;
     return s;
@@ -227,8 +251,8 @@ export class TextDumpReader implements TracebackHost {
     let s = this.cur;
     const stamped = this.stampNo > (s?.last ?? -1) && no - this.stampNo <= 5;
     if (
-      !s || s.format !== 'debug2' || (stamped && s.builder.goroutines > 0) ||
-      (s.builder.goroutines === 0 && s.headline && no - s.last > PREAMBLE_GAP)
+      !s || s.format !== 'debug2' || (stamped && count(s) > 0) ||
+      (count(s) === 0 && s.headline && no - s.last > PREAMBLE_GAP)
     ) {
       s = this.begin('debug2', no);
     } else if (id !== undefined && id !== 0 && s.ids.has(id) && !s.unavailable.has(id)) {
@@ -245,7 +269,9 @@ export class TextDumpReader implements TracebackHost {
 
   dumpStart(id: number | undefined, no: number): SnapshotBuilder | undefined {
     const s = this.cur;
-    if (!s || s.format !== 'debug2' || s.headline || s.builder.goroutines === 0) return undefined;
+    if (!s || s.format !== 'debug2' || s.headline || count(s) === 0) return undefined;
+    // A continued snapshot's headline is unknown here: the split holds only if it has none.
+    if (s.continued) this.splitContinued = true;
     const n = this.begin('debug2', no);
     if (id !== undefined) n.ids.add(id);
     return n.builder;
@@ -272,7 +298,7 @@ export class TextDumpReader implements TracebackHost {
 
   crash(kind: HeadlineKind, text: string, no: number): void {
     const s = this.cur;
-    if (s && s.format === 'debug2' && s.builder.goroutines === 0 && no - s.last <= PREAMBLE_GAP) {
+    if (s && s.format === 'debug2' && count(s) === 0 && no - s.last <= PREAMBLE_GAP) {
       if (s.headline) this.crashLine(text, no);
       else s.headline = s.builder.header.headline = { kind, message: text, lines: [text] };
     } else if (s && s.format === 'debug2' && no - this.separatorNo <= 3) {
@@ -296,7 +322,7 @@ export class TextDumpReader implements TracebackHost {
 
   elidedByHand(text: string, no: number): boolean {
     const s = this.cur;
-    if (!s || s.format !== 'debug2' || s.builder.goroutines === 0) return false;
+    if (!s || s.format !== 'debug2' || count(s) === 0) return false;
     s.builder.markTruncated({ severity: 'warning', code: 'truncated', line: no, message: `line ${no} ('${text.trim()}') says the dump was cut by hand: counts are lower bounds` });
     return true;
   }
@@ -331,12 +357,87 @@ export class TextDumpReader implements TracebackHost {
     return this.assemble();
   }
 
+  /**
+   * The end of a part of a large file read on its own (`continues` for all but the first part): its
+   * snapshots as builder parts, and whether it can be merged exactly into the parts before it.
+   */
+  endPart(): TextPart {
+    const boundary = this.atBoundary();
+    if (this.debug1) this.endDebug1(false);
+    const cut = this.tb.end(this.lastNo, false);
+    this.race.end(this.lastNo);
+    const parts = this.snaps.map((s) => ({ builder: s.builder.toPart(), ids: s.ids.toArray(), last: s.last, headline: s.headline, continued: s.continued }));
+    const mergeable =
+      !cut && this.skipped === 0 && this.warnings.length === 0 && this.races.length === 0 && !this.sawRace &&
+      this.wrongProfiles.length === 0 && !this.sawJson && !this.unwrap.used &&
+      this.snaps.every((s) => s.format === 'debug2' && count(s) > 0 && s.unavailable.size === 0 && s.repeats === 0) &&
+      parts.every((p) => p.builder.warnings.length === 0 && !p.builder.truncated);
+    return { mergeable, boundary, splitContinued: this.splitContinued, lines: this.lastNo, chars: this.chars, parts };
+  }
+
+  /**
+   * Fold in the later parts of the input (`endPart` of readers made with `continues`), in input order,
+   * after this reader has read the first part. false when one cannot be merged exactly as reading the
+   * whole input here would have: the caller then reads it whole. This reader is spent either way.
+   */
+  absorb(pieces: readonly TextPart[]): boolean {
+    const max = this.opts.maxSnapshots ?? 10_000;
+    const intern = (f: Frame): Frame => this.frames.intern(f);
+    let clean = this.atBoundary();
+    let base = this.lastNo;
+    for (const piece of pieces) {
+      const cur = this.cur;
+      const [first, ...rest] = piece.parts;
+      if (!clean || !piece.mergeable || !cur || !first?.continued) return false;
+      if (piece.splitContinued && cur.headline) return false;
+      // A goroutine id seen before the cut would have started a new snapshot there.
+      if (cur.ids.hasAny(first.ids)) return false;
+      if (this.snaps.length + rest.length > max) return false;
+      cur.builder.absorb(first.builder, intern);
+      cur.ids.addAll(first.ids);
+      if (first.builder.total > 0) cur.last = first.last + base;
+      for (const r of rest) {
+        const header = { ...r.builder.header, index: this.snaps.length };
+        if (header.firstLine !== undefined) header.firstLine += base;
+        const builder = new SnapshotBuilder(header);
+        builder.absorb(r.builder, intern);
+        const ids = new IdSet();
+        ids.addAll(r.ids);
+        const snap: Snap = { builder, format: 'debug2', ids, last: r.last + base, headline: r.headline, threadDumps: false, repeats: 0, unavailable: new Map(), continued: false };
+        this.snaps.push(snap);
+        this.cur = snap;
+      }
+      this.chars += piece.chars;
+      base += piece.lines;
+      clean = piece.boundary;
+    }
+    this.lastNo = base;
+    return true;
+  }
+
+  /**
+   * Whether a later part cut here can be read on its own: between goroutines of a plain debug=2
+   * snapshot, with no state that would change how the next lines are read.
+   */
+  private atBoundary(): boolean {
+    if (this.held !== undefined) {
+      this.input(this.held, this.heldNo);
+      this.held = undefined;
+    }
+    const s = this.cur;
+    return (
+      this.tb.betweenGoroutines && !this.debug1 && !this.race.active && !this.sawJson && !this.unwrap.active && !this.unwrap.markdown &&
+      s !== undefined && s.format === 'debug2' && count(s) > 0 && s.unavailable.size === 0 && !s.threadDumps &&
+      this.stampNo <= s.last && this.lastNo - this.separatorNo > 3 && this.lastNo - this.foreignNo > 2
+    );
+  }
+
   private assemble(): Dump {
     const snapshots: Snapshot[] = [];
     const warnings = this.warnings;
     for (const s of this.snaps) {
       for (const g of s.unavailable.values()) s.builder.add(g);
-      if (s.format === 'debug2' && s.builder.goroutines === 0) {
+      if (s.format === 'debug2' && count(s) === 0) {
         const h = s.headline;
         warnings.push({ severity: 'info', code: 'no-goroutines', line: s.builder.header.firstLine, message: h ? `'${h.message}' at line ${s.builder.header.firstLine} is not followed by any goroutine` : `a dump at line ${s.builder.header.firstLine} holds no goroutine` });
         continue;
@@ -365,6 +466,20 @@ export class TextDumpReader implements TracebackHost {
   }
 }
 
+/** What a reader of one part of a large file hands back (`TextDumpReader.endPart`); plain, cloneable data. */
+export interface TextPart {
+  /** Nothing in the part depends on what came before it beyond what `absorb` checks. */
+  readonly mergeable: boolean;
+  /** The part ends where the next one can start (see `atBoundary`). */
+  readonly boundary: boolean;
+  readonly splitContinued: boolean;
+  /** Lines in the part, and UTF-16 units + 1 per line. */
+  readonly lines: number;
+  readonly chars: number;
+  /** Each snapshot of the part: its builder's state, the goroutine ids seen in it (added or not), its last line. */
+  readonly parts: readonly { builder: BuilderPart; ids: Float64Array; last: number; headline: MutableHeadline | undefined; continued: boolean }[];
+}
+
 /** Ids below this go in the bitset (128 KiB at most); larger ids, rare, in a Set. */
 const ID_BITS = 1 << 20;
 
@@ -377,6 +492,32 @@ class IdSet {
     if (id >= ID_BITS) return this.big?.has(id) ?? false;
     const w = id >>> 5;
     return w < this.bits.length && (this.bits[w] & (1 << (id & 31))) !== 0;
+  }
+
+  /** Whether any of `ids` (other than 0, which is never a repeat) is here. */
+  hasAny(ids: ArrayLike<number>): boolean {
+    for (let i = 0; i < ids.length; i++) if (ids[i] !== 0 && this.has(ids[i])) return true;
+    return false;
+  }
+
+  /** The ids, ascending. */
+  toArray(): Float64Array {
+    const out: number[] = [];
+    const bits = this.bits;
+    for (let w = 0; w < bits.length; w++) {
+      let x = bits[w];
+      while (x !== 0) {
+        const b = 31 - Math.clz32(x & -x);
+        out.push(w * 32 + b);
+        x &= x - 1;
+      }
+    }
+    if (this.big) out.push(...[...this.big].sort((a, b) => a - b));
+    return Float64Array.from(out);
+  }
+
+  addAll(ids: ArrayLike<number>): void {
+    for (let i = 0; i < ids.length; i++) this.add(ids[i]);
   }
 
   add(id: number): void {

@@ -108,6 +108,8 @@ export class Unwrapper {
   markdown = false;
   /** The prefix text removed from the last line given to `strip` ('' when none). */
   lastPrefix = '';
+  /** Some line was changed (a prefix stripped or markdown unescaped). */
+  used = false;
 
   get active(): boolean {
     return this.re !== undefined;
@@ -145,6 +147,7 @@ export class Unwrapper {
         this.confirmed = true;
         this.misses = 0;
         this.lastPrefix = m[0];
+        this.used = true;
         line = line.slice(m[0].length);
       } else if (!this.confirmed && ++this.misses >= 3) {
         // Glued text (`…dumping all stacksgoroutine 1 [running]:`), not a prefix: stop trying.
@@ -152,7 +155,10 @@ export class Unwrapper {
       }
     }
     if (line.charCodeAt(0) === 92 /* \ */ && /^\\[#[*_]/.test(line)) this.markdown = true;
-    if (this.markdown && line.includes('\\')) line = unescapeMarkdown(line);
+    if (this.markdown && line.includes('\\')) {
+      this.used = true;
+      line = unescapeMarkdown(line);
+    }
     return line;
   }
 }

@@ -10,7 +10,8 @@ import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InputError, readDump } from '../../src/read/index.js';
-import { readDumps, readDumpsSettled } from '../../src/read/parallel.js';
+import { readChunked } from '../../src/read/chunked.js';
+import { partRunner, readDumps, readDumpsSettled } from '../../src/read/parallel.js';
 
 const repo = join(import.meta.dirname, '..', '..');
 let out: string;
@@ -107,6 +108,24 @@ describe('readDumps', () => {
     const bogus = pathToFileURL(join(out, 'no-such-worker.js'));
     const got = await readDumps(files, { workerScript: bogus });
     expect(got).toEqual(await Promise.all(files.map((f) => readDump(f))));
+  });
+
+  it('one large file is read in parts on workers: the same Dump, merged (not read again whole)', async () => {
+    const f = join(repo, 'samples', 'apiproxy-leak', 'goroutine.debug2.txt');
+    const size = statSync(f).size;
+    for (const parts of [2, 3, 4]) {
+      const seen: number[] = [];
+      const d = await readChunked(f, { onProgress: (b) => seen.push(b) }, parts, partRunner(f, script, {}), 0);
+      expect(d, `${parts} parts`).toBeDefined();
+      expect(d).toEqual(await readDump(f));
+      expect(Math.max(...seen)).toBe(size);
+    }
+    // Through readDumps (the CLI's path for one large file), with a threshold of 0.
+    expect(await readDumps([f], { workerScript: script, maxWorkers: 3, minChunkedBytes: 0 })).toEqual([await readDump(f)]);
+    // A worker that cannot start: read whole in this thread.
+    const bogus = pathToFileURL(join(out, 'no-such-worker.js'));
+    expect(await readChunked(f, {}, 2, partRunner(f, bogus, {}), 0)).toBeUndefined();
+    expect(await readDumps([f], { workerScript: bogus, maxWorkers: 2, minChunkedBytes: 0 })).toEqual([await readDump(f)]);
   });
 
   it('reports the bytes read over all inputs', async () => {
