@@ -7,7 +7,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import type { SimilarityLevel } from '../analyze/types.js';
 import { FORMATS, type FormatName } from '../report/registry.js';
 import type { PathMapping } from '../report/types.js';
-import type { ReadOptions } from '../read/index.js';
+import type { ParallelOptions } from '../read/parallel.js';
 import type { Severity } from '../rules/types.js';
 import { UsageError } from './exit-codes.js';
 
@@ -134,6 +134,7 @@ export interface ReadFlags {
   maxDownload?: number;
   maxProtobuf?: number;
   timeout?: number;
+  threads?: number;
 }
 
 export function addReadOptions(cmd: Command, o: { timeout?: boolean } = {}): Command {
@@ -142,14 +143,16 @@ export function addReadOptions(cmd: Command, o: { timeout?: boolean } = {}): Com
     .option('--max-line <chars>', 'cut longer lines, with a warning (default 1048576)', positiveInt)
     .option('--max-snapshots <n>', 'refuse an input holding more dumps than this (default 10000)', positiveInt)
     .option('--max-download <bytes>', 'refuse a URL response larger than this (default 256MiB)', size)
-    .option('--max-protobuf <bytes>', 'refuse a protobuf profile larger than this (default 512MiB)', size);
+    .option('--max-protobuf <bytes>', 'refuse a protobuf profile larger than this (default 512MiB)', size)
+    .option('--threads <n>', 'threads that read input: several files at once, or one large debug=2 file in parts (default: the number of cores; 1: read in the main thread)', positiveInt);
   if (o.timeout !== false) cmd.option('--timeout <duration>', 'give up on a URL when connecting or a read stalls this long (default 10s to connect, 30s per read)', duration);
   return cmd;
 }
 
-/** ReadFlags → the reader's options (src/read/index.ts ReadOptions). */
-export function readOptionsOf(f: ReadFlags): ReadOptions {
+/** ReadFlags → the reader's options (src/read/index.ts ReadOptions, and the threads of src/read/parallel.ts). */
+export function readOptionsOf(f: ReadFlags): ParallelOptions {
   return {
+    ...(f.threads !== undefined ? { maxWorkers: f.threads } : {}),
     ...(f.maxDecompressed !== undefined ? { maxDecompressedBytes: f.maxDecompressed } : {}),
     ...(f.maxLine !== undefined ? { maxLineLength: f.maxLine } : {}),
     ...(f.maxSnapshots !== undefined ? { maxSnapshots: f.maxSnapshots } : {}),

@@ -65,6 +65,19 @@ describe('reader limit flags', () => {
     }
   });
 
+  it('--threads on every command that reads input; 1 and 4 give the same output; 0 is a usage error', async () => {
+    for (const cmd of ['inspect', 'diff', 'trend', 'check', 'report', 'watch']) {
+      expect((await run([cmd, '--help'])).stdout, cmd).toContain('--threads');
+    }
+    const one = await run(['inspect', LEAK, '--format', 'json', '--threads', '1']);
+    const four = await run(['inspect', LEAK, '--format', 'json', '--threads', '4']);
+    expect(one.status).toBe(0);
+    expect(four.stdout).toBe(one.stdout);
+    const bad = await run(['inspect', LEAK, '--threads', '0']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+  });
+
   it('rejects a bad size with a one-line usage error', async () => {
     const r = await run(['inspect', LEAK, '--max-download', 'huge']);
     expect(r.status).toBe(2);
