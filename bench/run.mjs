@@ -14,7 +14,7 @@
 // read once to check that it is reported as truncated by the runtime's limit.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, statfsSync, writeFileSync } from 'node:fs';
-import { freemem } from 'node:os';
+import { availableParallelism, freemem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -82,12 +82,31 @@ function ensureSeries() {
   return dir;
 }
 
-/** Run a node process `runs` times; report the median wall time and the max peak RSS. */
-function measure(label, nodeArgs) {
-  const times = [];
-  let rss = 0;
-  let status = 0;
+/**
+ * Run each node process of `jobs` (label → node arguments) `runs` times, taking turns (so that a
+ * burst of load on the shared machine hits all of them alike); the median wall time and the max
+ * peak RSS of each.
+ */
+function measureTogether(jobs) {
+  const acc = Object.fromEntries(Object.keys(jobs).map((k) => [k, { times: [], rss: 0, status: 0 }]));
   for (let i = 0; i < runs; i++) {
+    for (const [label, nodeArgs] of Object.entries(jobs)) {
+      const r = runOnce(label, nodeArgs);
+      acc[label].times.push(r.ms);
+      acc[label].rss = Math.max(acc[label].rss, r.rssKB);
+      acc[label].status = r.status;
+    }
+  }
+  return Object.fromEntries(
+    Object.entries(acc).map(([label, a]) => {
+      const times = a.times.sort((x, y) => x - y);
+      return [label, { label, wallMs: times[Math.floor(times.length / 2)], peakRssMB: a.rss / 1024, status: a.status }];
+    }),
+  );
+}
+
+function runOnce(label, nodeArgs) {
+  {
     const t0 = process.hrtime.bigint();
     const r = spawnSync(process.execPath, ['--import', rssHook, ...nodeArgs], {
       encoding: 'utf8',
@@ -97,17 +116,14 @@ function measure(label, nodeArgs) {
     const ms = Number(process.hrtime.bigint() - t0) / 1e6;
     const m = /LEAKSCOPE_BENCH_MAXRSS_KB=(\d+)/.exec(r.stderr ?? '');
     if (!m) throw new Error(`${label}: no RSS reported (exit ${r.status}): ${(r.stderr ?? '').slice(0, 500)}`);
-    rss = Math.max(rss, Number(m[1]));
-    status = r.status ?? -1;
-    times.push(ms);
+    return { ms, rssKB: Number(m[1]), status: r.status ?? -1 };
   }
-  times.sort((a, b) => a - b);
-  return { label, wallMs: times[Math.floor(times.length / 2)], peakRssMB: rss / 1024, status };
 }
 
-const results = { node: process.version, runs, date: new Date().toISOString(), dumps: [], series: undefined };
+const results = { node: process.version, cores: availableParallelism(), runs, date: new Date().toISOString(), dumps: [], series: undefined };
 const fmt = (x, d = 2) => x.toFixed(d);
-console.log('size      format  MB      goroutines  wall ms   base ms  ratio  MB/s    gor/s      peak RSS MB');
+console.log(`node ${process.version}, ${availableParallelism()} cores, load average ${(() => { try { return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '); } catch { return '?'; } })()}`);
+console.log('size      format           MB      goroutines  wall ms   base ms  ratio  MB/s    gor/s      peak RSS MB');
 for (const n of sizes) {
   const ok = fits(n);
   if (ok !== true) {
@@ -119,26 +135,31 @@ for (const n of sizes) {
   const files = { debug2: `${base}.debug2.txt`, debug1: `${base}.debug1.txt`, debug0: `${base}.debug0.pb.gz` };
   for (const [format, file] of Object.entries(files)) {
     const bytes = statSync(file).size;
-    const baseline = measure('baseline', [join(here, 'count-newlines.mjs'), file]);
-    const tool = measure(`inspect ${format}`, [cli, 'inspect', file, '--format', 'json', '--output', join(out, 'last.json')]);
-    const row = {
-      goroutines: n,
-      format,
-      file,
-      bytes,
-      baselineMs: baseline.wallMs,
-      wallMs: tool.wallMs,
-      ratio: tool.wallMs / baseline.wallMs,
-      mbPerSec: bytes / 1e6 / (tool.wallMs / 1000),
-      goroutinesPerSec: n / (tool.wallMs / 1000),
-      peakRssMB: tool.peakRssMB,
-      baselinePeakRssMB: baseline.peakRssMB,
-      exit: tool.status,
-    };
-    results.dumps.push(row);
-    console.log(
-      `${String(n).padEnd(9)} ${format.padEnd(7)} ${fmt(bytes / 1e6, 1).padEnd(7)} ${String(n).padEnd(11)} ${fmt(row.wallMs, 0).padEnd(9)} ${fmt(row.baselineMs, 0).padEnd(8)} ${fmt(row.ratio).padEnd(6)} ${fmt(row.mbPerSec, 0).padEnd(7)} ${fmt(row.goroutinesPerSec, 0).padEnd(10)} ${fmt(row.peakRssMB, 0)}`,
-    );
+    const inspect = [cli, 'inspect', file, '--format', 'json', '--output', join(out, 'last.json')];
+    // A debug=2 file large enough to be read in parts is also measured on one thread.
+    const parts = format === 'debug2' && bytes >= 96 * 1024 * 1024;
+    const m = measureTogether({ baseline: [join(here, 'count-newlines.mjs'), file], tool: inspect, ...(parts ? { one: [...inspect, '--threads', '1'] } : {}) });
+    const variants = [[format, m.tool], ...(parts ? [[`${format} 1 thread`, m.one]] : [])];
+    for (const [name, tool] of variants) {
+      const row = {
+        goroutines: n,
+        format: name,
+        file,
+        bytes,
+        baselineMs: m.baseline.wallMs,
+        wallMs: tool.wallMs,
+        ratio: tool.wallMs / m.baseline.wallMs,
+        mbPerSec: bytes / 1e6 / (tool.wallMs / 1000),
+        goroutinesPerSec: n / (tool.wallMs / 1000),
+        peakRssMB: tool.peakRssMB,
+        baselinePeakRssMB: m.baseline.peakRssMB,
+        exit: tool.status,
+      };
+      results.dumps.push(row);
+      console.log(
+        `${String(n).padEnd(9)} ${name.padEnd(16)} ${fmt(bytes / 1e6, 1).padEnd(7)} ${String(n).padEnd(11)} ${fmt(row.wallMs, 0).padEnd(9)} ${fmt(row.baselineMs, 0).padEnd(8)} ${fmt(row.ratio).padEnd(6)} ${fmt(row.mbPerSec, 0).padEnd(7)} ${fmt(row.goroutinesPerSec, 0).padEnd(10)} ${fmt(row.peakRssMB, 0)}`,
+      );
+    }
   }
 }
 
@@ -162,12 +183,11 @@ if (!skipSeries) {
   const dir = ensureSeries();
   const files = readdirSync(dir).map((f) => join(dir, f));
   const bytes = files.reduce((s, f) => s + statSync(f).size, 0);
-  const baseline = measure('baseline', [join(here, 'count-newlines.mjs'), ...files]);
-  const tool = measure('trend', [cli, 'trend', dir, '--output', join(out, 'trend.txt')]);
+  const { baseline, trend: tool } = measureTogether({ baseline: [join(here, 'count-newlines.mjs'), ...files], trend: [cli, 'trend', dir, '--output', join(out, 'trend.txt')] });
   results.series = { snapshots: files.length, bytes, report: 'text', baselineMs: baseline.wallMs, wallMs: tool.wallMs, ratio: tool.wallMs / baseline.wallMs, peakRssMB: tool.peakRssMB, exit: tool.status };
   console.log(`trend over ${files.length} debug=1 snapshots (${fmt(bytes / 1e6, 0)} MB), text report: ${fmt(tool.wallMs, 0)} ms (baseline ${fmt(baseline.wallMs, 0)} ms, ratio ${fmt(results.series.ratio)}), peak RSS ${fmt(tool.peakRssMB, 0)} MB, exit ${tool.status}`);
   if (trendJson) {
-    const j = measure('trend json', [cli, 'trend', dir, '--format', 'json', '--output', join(out, 'trend.json')]);
+    const { j } = measureTogether({ j: [cli, 'trend', dir, '--format', 'json', '--output', join(out, 'trend.json')] });
     results.seriesJson = { wallMs: j.wallMs, ratio: j.wallMs / baseline.wallMs, peakRssMB: j.peakRssMB, outputBytes: statSync(join(out, 'trend.json')).size, exit: j.status };
     console.log(`  with --format json: ${fmt(j.wallMs, 0)} ms, peak RSS ${fmt(j.peakRssMB, 0)} MB, ${fmt(results.seriesJson.outputBytes / 1e6, 0)} MB of JSON`);
   }

@@ -38,6 +38,8 @@ export interface MutableGroup {
   index: number;
   /** The `restKey` it is filed under (kept so that a part read elsewhere merges exactly). */
   rest: string;
+  /** Made from a record without flags, labels, ancestors or partial stack (see `sameRest`). */
+  plain: boolean;
   count: number;
   state: string;
   flags: GroupFlags;
@@ -132,7 +134,7 @@ export class FrameTable {
 
 export class SnapshotBuilder {
   /** Groups by their stack's key (`framesKey`), then by `restKey`. */
-  private readonly groups = new Map<string, Map<string, MutableGroup>>();
+  private readonly groups = new Map<string, StackGroups>();
   private readonly order: MutableGroup[] = [];
   private readonly warnings: Diagnostic[] = [];
   /** goroutine id → group index, to resolve `in goroutine N` creator ids into group links. */
@@ -178,35 +180,22 @@ export class SnapshotBuilder {
     // Two levels: the stack (a string the traceback reader keeps per stack, so its hash is computed
     // once), then the rest of the identity (state, creator, labels…).
     const stack = g.framesKey ?? this.framesKey(g.frames);
-    let byRest = this.groups.get(stack);
-    if (byRest === undefined) {
-      byRest = new Map();
-      this.groups.set(stack, byRest);
+    let sg = this.groups.get(stack);
+    if (sg === undefined) {
+      sg = { last: undefined, byRest: new Map() };
+      this.groups.set(stack, sg);
     }
-    const key = this.restKey(g);
-    let m = byRest.get(key);
-    if (!m) {
-      m = {
-        index: this.order.length,
-        rest: key,
-        count: 0,
-        state: detach(g.state),
-        flags: g.flags ?? {},
-        waitKind: g.waitKind,
-        waitMin: Infinity,
-        waitMax: -Infinity,
-        stamped: 0,
-        frames: g.frames,
-        elidedFrames: g.elidedFrames ?? 0,
-        creator: g.creator && { ...g.creator, func: detach(g.creator.func), pkg: detach(g.creator.pkg), file: detach(g.creator.file) },
-        creatorIds: new Set(),
-        labels: g.labels ?? {},
-        ids: [],
-        ancestors: g.ancestors ?? [],
-        partial: g.partial ?? false,
-      };
-      byRest.set(key, m);
-      this.order.push(m);
+    // Goroutines of one stack nearly always share the rest too: compare with the group the last one
+    // went to, field by field, before building the key string.
+    let m = sg.last;
+    if (m === undefined || !sameRest(m, g)) {
+      const key = this.restKey(g);
+      m = sg.byRest.get(key);
+      if (!m) {
+        m = this.newGroup(g, key);
+        sg.byRest.set(key, m);
+      }
+      sg.last = m;
     }
     m.count += count;
     this.total += count;
@@ -224,6 +213,31 @@ export class SnapshotBuilder {
       if (m.creatorIds.size < MAX_ID_SAMPLE) m.creatorIds.add(cid);
       this.pendingLinks.push(m.index, cid);
     }
+  }
+
+  private newGroup(g: GoroutineRecord, rest: string): MutableGroup {
+    const m: MutableGroup = {
+      index: this.order.length,
+      rest,
+      plain: isPlain(g),
+      count: 0,
+      state: detach(g.state),
+      flags: g.flags ?? {},
+      waitKind: g.waitKind,
+      waitMin: Infinity,
+      waitMax: -Infinity,
+      stamped: 0,
+      frames: g.frames,
+      elidedFrames: g.elidedFrames ?? 0,
+      creator: g.creator && { ...g.creator, func: detach(g.creator.func), pkg: detach(g.creator.pkg), file: detach(g.creator.file) },
+      creatorIds: new Set(),
+      labels: g.labels ?? {},
+      ids: [],
+      ancestors: g.ancestors ?? [],
+      partial: g.partial ?? false,
+    };
+    this.order.push(m);
+    return m;
   }
 
   /**
@@ -300,12 +314,12 @@ export class SnapshotBuilder {
     for (const p of part.groups) {
       const frames = p.frames.map(intern);
       const stack = this.framesKey(frames);
-      let byRest = this.groups.get(stack);
-      if (byRest === undefined) {
-        byRest = new Map();
-        this.groups.set(stack, byRest);
+      let sg = this.groups.get(stack);
+      if (sg === undefined) {
+        sg = { last: undefined, byRest: new Map() };
+        this.groups.set(stack, sg);
       }
-      let m = byRest.get(p.rest);
+      let m = sg.byRest.get(p.rest);
       if (!m) {
         m = {
           ...p,
@@ -319,7 +333,7 @@ export class SnapshotBuilder {
           ids: [],
           ancestors: p.ancestors.map((a) => ({ goroutineId: a.goroutineId, frames: a.frames.map(intern) })),
         };
-        byRest.set(p.rest, m);
+        sg.byRest.set(p.rest, m);
         this.order.push(m);
       }
       remap[p.index] = m.index;
@@ -399,6 +413,28 @@ export class SnapshotBuilder {
     this.pendingLinks = [];
     return [...counts.values()].sort((a, b) => a.child - b.child || a.parent - b.parent);
   }
+}
+
+/** The groups of one stack: by `restKey`, and the one a goroutine was last added to. */
+interface StackGroups {
+  last: MutableGroup | undefined;
+  readonly byRest: Map<string, MutableGroup>;
+}
+
+function isPlain(g: GoroutineRecord): boolean {
+  return g.flags === undefined && g.labels === undefined && g.ancestors === undefined && g.partial !== true;
+}
+
+/**
+ * `g` belongs to `m` for sure: both plain, and the fields `restKey` reads of plain records are equal.
+ * false is not "different": the caller then compares keys.
+ */
+function sameRest(m: MutableGroup, g: GoroutineRecord): boolean {
+  if (!m.plain || !isPlain(g) || m.waitKind !== g.waitKind || m.elidedFrames !== (g.elidedFrames ?? 0) || m.state !== g.state) return false;
+  const a = m.creator;
+  const b = g.creator;
+  if (a === undefined || b === undefined) return a === b;
+  return a.line === b.line && a.func === b.func && a.file === b.file;
 }
 
 /** Flags part of a group key. */

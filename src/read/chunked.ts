@@ -15,8 +15,8 @@ import { textReader, type ReadOptions } from './index.js';
 
 /** Files smaller than this are read in one piece: starting workers costs more than it saves. */
 export const MIN_CHUNKED_BYTES = 96 << 20;
-/** Parts at most: each worker holds its own heap, and past four the merge and the disk dominate. */
-export const MAX_PARTS = 4;
+/** Threads that read one file, this one included, at most: each holds its own heap (peak memory). */
+export const MAX_THREADS = 4;
 /** Bytes searched after each planned cut for a goroutine header. */
 const WINDOW = 1 << 20;
 const HEADER = Buffer.from('\n\ngoroutine ', 'latin1');
@@ -73,18 +73,22 @@ export async function readPart(path: string, start: number, end: number, opts: R
   return longLines.length > 0 ? { ...part, mergeable: false } : part;
 }
 
-/** Reads bytes [start, end) of the file as a later part, on another thread. */
+/** Reads bytes [start, end) of the file as a later part, one part at a time (a worker thread). */
 export type PartRunner = (start: number, end: number, onBytes: (bytes: number) => void) => Promise<TextPart>;
 
+/** Parts per thread: small enough that a thread slowed by other load on the machine does less of the work. */
+const PARTS_PER_THREAD = 4;
+const MIN_PART_BYTES = 16 << 20;
+
 /**
- * `path` read in parts (see the top of this file), or undefined when it is not worth it or the parts
- * cannot be merged exactly: then the caller reads it whole.
+ * `path` read in parts (see the top of this file) by this thread and `runners` (one per other
+ * thread), or undefined when it is not worth it or the parts cannot be merged exactly: then the
+ * caller reads it whole.
  */
 export async function readChunked(
   path: string,
   opts: ReadOptions,
-  parts: number,
-  runPart: PartRunner,
+  runners: readonly PartRunner[],
   minBytes = MIN_CHUNKED_BYTES,
 ): Promise<Dump | undefined> {
   let size: number;
@@ -95,16 +99,25 @@ export async function readChunked(
   } catch {
     return undefined;
   }
-  if (size < minBytes) return undefined;
-  const cuts = planCuts(path, size, Math.min(parts, MAX_PARTS));
-  return cuts.length === 0 ? undefined : readInParts(path, size, cuts, opts, runPart);
+  if (size < minBytes || runners.length === 0) return undefined;
+  const threads = runners.length + 1;
+  const parts = Math.max(threads, Math.min(threads * PARTS_PER_THREAD, Math.floor(size / MIN_PART_BYTES)));
+  const cuts = planCuts(path, size, parts);
+  return cuts.length === 0 ? undefined : readInParts(path, size, cuts, opts, runners);
 }
 
 /**
- * `path` (`size` bytes) cut at `cuts` (ascending offsets of goroutine headers): the first part read
- * here, the others by `runPart`, then merged; undefined when the merge would not be exact.
+ * `path` (`size` bytes) cut at `cuts` (ascending offsets of goroutine headers), then merged; undefined
+ * when the merge would not be exact. This thread reads the first part, then, like each runner, takes
+ * the next part not yet taken until none is left.
  */
-export async function readInParts(path: string, size: number, cuts: readonly number[], opts: ReadOptions, runPart: PartRunner): Promise<Dump | undefined> {
+export async function readInParts(
+  path: string,
+  size: number,
+  cuts: readonly number[],
+  opts: ReadOptions,
+  runners: readonly PartRunner[],
+): Promise<Dump | undefined> {
   const ends = [...cuts, size];
   const done = new Array<number>(ends.length).fill(0);
   const progress = (i: number, b: number): void => {
@@ -112,14 +125,21 @@ export async function readInParts(path: string, size: number, cuts: readonly num
     done[i] = b;
     opts.onProgress(done.reduce((x, y) => x + y, 0));
   };
-  const later = cuts.map((start, i) =>
-    runPart(start, ends[i + 1], (b) => progress(i + 1, b)).then((part) => {
-      progress(i + 1, ends[i + 1] - start);
-      return part;
-    }),
-  );
-  // Settled now, so that a failing worker is not an unhandled rejection while this thread reads.
-  const settled = Promise.allSettled(later);
+  const pieces: TextPart[] = new Array(cuts.length);
+  let next = 0;
+  let failed = false;
+  const drain = async (run: PartRunner): Promise<void> => {
+    while (!failed && next < cuts.length) {
+      const i = next++;
+      try {
+        pieces[i] = await run(cuts[i], ends[i + 1], (b) => progress(i + 1, b));
+        progress(i + 1, ends[i + 1] - cuts[i]);
+      } catch {
+        failed = true;
+      }
+    }
+  };
+  const remote = runners.map(drain);
   const { reader, splitter, longLines } = textReader(path, opts);
   let bytes = 0;
   for await (const c of readFileChunks(path, 0, cuts[0])) {
@@ -128,13 +148,9 @@ export async function readInParts(path: string, size: number, cuts: readonly num
     progress(0, bytes);
   }
   splitter.end();
-  const results = await settled;
-  const pieces: TextPart[] = [];
-  for (const r of results) {
-    if (r.status === 'rejected') return undefined;
-    pieces.push(r.value);
-  }
-  if (!reader.absorb(pieces)) return undefined;
+  await drain((start, end, onBytes) => readPart(path, start, end, opts, onBytes));
+  await Promise.all(remote);
+  if (failed || !reader.absorb(pieces)) return undefined;
   const dump = reader.end({ inputTruncated: false });
   return longLines.length ? { ...dump, warnings: [...longLines, ...dump.warnings] } : dump;
 }

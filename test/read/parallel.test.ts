@@ -11,7 +11,7 @@ import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InputError, readDump } from '../../src/read/index.js';
 import { readChunked } from '../../src/read/chunked.js';
-import { partRunner, readDumps, readDumpsSettled } from '../../src/read/parallel.js';
+import { partWorkers, readDumps, readDumpsSettled } from '../../src/read/parallel.js';
 
 const repo = join(import.meta.dirname, '..', '..');
 let out: string;
@@ -113,10 +113,12 @@ describe('readDumps', () => {
   it('one large file is read in parts on workers: the same Dump, merged (not read again whole)', async () => {
     const f = join(repo, 'samples', 'apiproxy-leak', 'goroutine.debug2.txt');
     const size = statSync(f).size;
-    for (const parts of [2, 3, 4]) {
+    for (const threads of [2, 3, 4]) {
       const seen: number[] = [];
-      const d = await readChunked(f, { onProgress: (b) => seen.push(b) }, parts, partRunner(f, script, {}), 0);
-      expect(d, `${parts} parts`).toBeDefined();
+      const pool = partWorkers(f, script, {}, threads - 1);
+      const d = await readChunked(f, { onProgress: (b) => seen.push(b) }, pool.runners, 0);
+      await pool.close();
+      expect(d, `${threads} threads`).toBeDefined();
       expect(d).toEqual(await readDump(f));
       expect(Math.max(...seen)).toBe(size);
     }
@@ -124,7 +126,9 @@ describe('readDumps', () => {
     expect(await readDumps([f], { workerScript: script, maxWorkers: 3, minChunkedBytes: 0 })).toEqual([await readDump(f)]);
     // A worker that cannot start: read whole in this thread.
     const bogus = pathToFileURL(join(out, 'no-such-worker.js'));
-    expect(await readChunked(f, {}, 2, partRunner(f, bogus, {}), 0)).toBeUndefined();
+    const pool = partWorkers(f, bogus, {}, 1);
+    expect(await readChunked(f, {}, pool.runners, 0)).toBeUndefined();
+    await pool.close();
     expect(await readDumps([f], { workerScript: bogus, maxWorkers: 2, minChunkedBytes: 0 })).toEqual([await readDump(f)]);
   });
 
