@@ -3,7 +3,6 @@
  * gzip named `.txt` and text named `.pprof`. Output is capped so a gzip bomb ends in a clear error.
  */
 import { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
 import { InputError } from './errors.js';
 
 export const DEFAULT_MAX_DECOMPRESSED = 4 * 1024 * 1024 * 1024;
@@ -40,6 +39,8 @@ async function* gunzip(
     yield head;
     yield* rest;
   }
+  // zlib loads only for gzip input: a start of the CLI on a text dump does not pay for it.
+  const { createGunzip } = await import('node:zlib');
   const src = Readable.from(all(), { objectMode: false });
   const z = createGunzip();
   let readError: unknown;

@@ -41,6 +41,8 @@ export function ensureBuilt(): Promise<void> {
       if (!builtThisRun()) {
         try {
           execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: REPO, stdio: 'pipe' });
+          // The binary that ships: the CLI bundled as `npm run build` does (scripts/bundle-cli.mjs).
+          execFileSync(process.execPath, ['scripts/bundle-cli.mjs'], { cwd: REPO, stdio: 'pipe' });
         } catch (e) {
           const out = String((e as { stdout?: Buffer }).stdout ?? '') + String((e as { stderr?: Buffer }).stderr ?? '');
           throw new Error(`npm run build failed:\n${out.slice(0, 2000)}`);
