@@ -10,6 +10,9 @@ export { WAIT_KINDS, MAX_ID_SAMPLE } from './model/dump.js';
 // Read: files, stdin, URLs, buffers → Dump.
 export { readDump, readDumpFrom, InputError, isInputError } from './read/index.js';
 export type { ReadOptions, InputErrorCode } from './read/index.js';
+// Several inputs on worker threads, or one large debug=2 file in parts (merged exactly).
+export { readDumps, readDumpsSettled } from './read/parallel.js';
+export type { ParallelOptions, ReadOutcome } from './read/parallel.js';
 
 // Analyze: groups by normalized signature, blocking sites, links; comparisons over snapshots.
 export { analyze } from './analyze/index.js';

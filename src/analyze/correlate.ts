@@ -59,7 +59,10 @@ export function spawnerCandidates(child: AnalyzedGroup): string[] {
 
 export function correlate(snapshot: Snapshot, groups: readonly AnalyzedGroup[]): GroupLink[] {
   const owner: AnalyzedGroup[] = [];
-  for (const g of groups) for (const m of g.members) owner[m] = g;
+  for (let i = 0; i < groups.length; i++) {
+    const g = groups[i];
+    for (let j = 0; j < g.members.length; j++) owner[g.members[j]] = g;
+  }
   const links = new Map<string, GroupLink>();
   const add = (l: GroupLink): void => {
     const k = `${l.child}\u0000${l.parent}`;
@@ -76,7 +79,8 @@ export function correlate(snapshot: Snapshot, groups: readonly AnalyzedGroup[]):
     add({ child: child.id, parent: parent.id, count: l.count, via: 'creator-id' });
   }
 
-  const byFunc = frameIndex(groups);
+  // Built on first use: children with no closure at the bottom and no creator never need it.
+  let byFunc: Map<string, AnalyzedGroup[]> | undefined;
   // Per spawner, its largest candidate parents, computed once: many children share a spawner.
   const topParents = new Map<string, AnalyzedGroup[]>();
   for (const child of groups) {
@@ -84,6 +88,7 @@ export function correlate(snapshot: Snapshot, groups: readonly AnalyzedGroup[]):
     for (const spawner of spawnerCandidates(child)) {
       let top = topParents.get(spawner);
       if (!top) {
+        byFunc ??= frameIndex(groups);
         top = largest(byFunc.get(spawner) ?? [], MAX_INFERRED_PARENTS + 1);
         topParents.set(spawner, top);
       }

@@ -96,7 +96,7 @@ export function frameOrigin(frame: Frame, userModules: readonly string[] = []): 
   }
   if (TOOLCHAIN_FILE.test(file)) return 'stdlib';
   if (DEPENDENCY_FILE.test(file) || pkg.includes('/vendor/')) return 'dependency';
-  for (const p of KNOWN_DEPENDENCIES) if (under(pkg, p)) return 'dependency';
+  for (let i = 0; i < KNOWN_DEPENDENCIES.length; i++) if (under(pkg, KNOWN_DEPENDENCIES[i])) return 'dependency';
   return 'user';
 }
 

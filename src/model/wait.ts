@@ -256,8 +256,12 @@ function parksOnNilChan(frames: readonly Frame[], i: number): boolean {
   return d > 0 && d < NIL_CHAN_MAX_OFFSET;
 }
 
+/** First characters of FRAME_PREFIXES: most functions (the program's own) are ruled out by one test. */
+const PREFIX_STARTS = new Set(FRAME_PREFIXES.map(([p]) => p.charCodeAt(0)));
+
 function prefixKind(fn: string): WaitKind | undefined {
-  for (const [p, k] of FRAME_PREFIXES) if (fn.startsWith(p)) return k;
+  if (!PREFIX_STARTS.has(fn.charCodeAt(0))) return undefined;
+  for (let i = 0; i < FRAME_PREFIXES.length; i++) if (fn.startsWith(FRAME_PREFIXES[i][0])) return FRAME_PREFIXES[i][1];
   return undefined;
 }
 

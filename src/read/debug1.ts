@@ -68,11 +68,9 @@ export class Debug1Reader {
   private pending: FrameLine | undefined;
   /**
    * `#` line → its parsed frame. Records share most frames (the same `#` line recurs in every record
-   * through net/http, grpc…), so each distinct line is cut and interned once. Keyed by the line's PC
-   * as a number (cheap to hash, unlike the whole line); the lines of one inline group share a PC, so
-   * each entry is checked against the whole text. `byText`: lines whose PC is no short hex number.
+   * through net/http, grpc…), so each distinct line is cut and interned once. Keyed by the whole line:
+   * one native hash of it costs less than reading its PC digit by digit in JavaScript.
    */
-  private readonly byPc = new Map<number, FrameLine[]>();
   private readonly byText = new Map<string, FrameLine>();
 
   constructor(
@@ -89,7 +87,9 @@ export class Debug1Reader {
     const c = text.charCodeAt(0);
     if (text.length === 0 || ((c === SPACE || c === TAB) && text.trim().length === 0)) return true;
     if (c === 0x23 /* # */) {
-      this.hashLine(text, 1, no);
+      // `#\t0x…`, nearly every line of a profile, straight to its frame; the rest through hashLine.
+      if (this.count >= 0 && text.charCodeAt(1) === TAB && text.charCodeAt(2) === 0x30 && text.charCodeAt(3) === 0x78) this.frameLine(text, 2);
+      else this.hashLine(text, 1, no);
     } else if (c === 0x5c /* \ */ && text.charCodeAt(1) === 0x23) {
       // Markdown-escaped `\#` (pasted into a README); the dispatcher normally unescapes it first.
       this.hashLine(text, 2, no);
@@ -195,30 +195,10 @@ export class Debug1Reader {
 
   /** `0xPC<tabs>func+0xOFF<tabs>file:LINE` from position p; tabwriter pads columns with runs of tabs. */
   private frameLine(text: string, p: number): void {
-    let fl: FrameLine | undefined;
-    const key = hexKey(text, p + 2);
-    if (key >= 0) {
-      const list = this.byPc.get(key);
-      if (list !== undefined) {
-        for (let i = 0; i < list.length; i++) {
-          if (list[i].text === text) {
-            fl = list[i];
-            break;
-          }
-        }
-      }
-      if (fl === undefined) {
-        fl = parseFrameLine(text, p);
-        fl.text = detach(text);
-        if (list === undefined) this.byPc.set(key, [fl]);
-        else if (list.length < 16) list.push(fl);
-      }
-    } else {
-      fl = this.byText.get(text);
-      if (!fl) {
-        fl = parseFrameLine(text, p);
-        this.byText.set(detach(text), fl);
-      }
+    let fl = this.byText.get(text);
+    if (fl === undefined) {
+      fl = parseFrameLine(text, p);
+      this.byText.set(detach(text), fl);
     }
     if (this.pending) this.pushPending(this.pending.pc === fl.pc);
     this.pending = fl;
@@ -279,8 +259,6 @@ export class Debug1Reader {
 
 /** One parsed `#` frame line, with its interned Frame once built (inlined or not). */
 interface FrameLine {
-  /** The whole `#` line (set when cached by PC). */
-  text?: string;
   pc: string;
   func: string;
   pkg: string;
@@ -318,26 +296,6 @@ function parseFrameLine(text: string, p: number): FrameLine {
     }
   }
   return { pc, func, pkg: packageOf(func, file), file, line };
-}
-
-/**
- * The hex digits from `p` (after `0x`) as a number, when they are 1 to 13 digits (exact in a double)
- * ending at a tab, a space or the end of the line; else -1.
- */
-function hexKey(s: string, p: number): number {
-  let v = 0;
-  let i = p;
-  const n = s.length;
-  for (; i < n; i++) {
-    const c = s.charCodeAt(i);
-    let d: number;
-    if (c >= 48 && c <= 57) d = c - 48;
-    else if (c >= 97 && c <= 102) d = c - 87;
-    else if (c === TAB || c === SPACE) break;
-    else return -1;
-    v = v * 16 + d;
-  }
-  return i > p && i - p <= 13 ? v : -1;
 }
 
 function nextTab(s: string, p: number): number {

@@ -84,11 +84,19 @@ export function looksStuck(g: AnalyzedGroup): boolean {
 
 const WAIT_FUNCS = /^sync\.\(\*WaitGroup\)\.Wait$|errgroup\.\(\*Group\)\.Wait$|conc(\/pool)?\.\(\*(WaitGroup|Pool|ErrorPool|ContextPool)\)\.Wait$/;
 
+/** Groups are immutable and asked again and again (links, detectors, evidence): their frames are scanned once. */
+const joinFrames = new WeakMap<AnalyzedGroup, boolean>();
+
 /** A group parked until other goroutines finish: `WaitGroup.Wait`, `errgroup.Wait`, conc pools. */
 export function isJoinWaiter(g: AnalyzedGroup): boolean {
   if (g.waitKind === 'waitgroup') return true;
   if (g.waitKind !== 'semaphore' && g.waitKind !== 'unknown') return false;
-  return g.frames.some((f) => WAIT_FUNCS.test(f.func));
+  let j = joinFrames.get(g);
+  if (j === undefined) {
+    j = g.frames.some((f) => WAIT_FUNCS.test(f.func));
+    joinFrames.set(g, j);
+  }
+  return j;
 }
 
 /** Kinds that mean "parked, waiting for something" (as opposed to running, I/O or syscalls). */

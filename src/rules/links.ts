@@ -85,14 +85,21 @@ function siblingKey(child: AnalyzedGroup, spawner: string | undefined): string {
 
 /** Our own proposals for children the analysis did not link: outermost closures, then `created by`. */
 function infer(groups: readonly AnalyzedGroup[], linked: Set<string>): Proposal[] {
-  const holders = new Map<string, AnalyzedGroup[]>();
-  for (const g of groups) {
-    for (const f of new Set(g.frames.map((x) => x.func))) {
-      const list = holders.get(f);
-      if (list) list.push(g);
-      else holders.set(f, [g]);
+  // Built on first use: a dump whose children show no closure and no creator never needs it.
+  let holders: Map<string, AnalyzedGroup[]> | undefined;
+  const holdersOf = (func: string): AnalyzedGroup[] | undefined => {
+    if (!holders) {
+      holders = new Map();
+      for (const g of groups) {
+        for (const f of new Set(g.frames.map((x) => x.func))) {
+          const list = holders.get(f);
+          if (list) list.push(g);
+          else holders.set(f, [g]);
+        }
+      }
     }
-  }
+    return holders.get(func);
+  };
   const out: Proposal[] = [];
   const joinsByType = joinWaitersByType(groups);
   for (const child of groups) {
@@ -107,7 +114,7 @@ function infer(groups: readonly AnalyzedGroup[], linked: Set<string>): Proposal[
     if (child.creator) spawners.push(child.creator.func);
     let found = false;
     for (const spawner of spawners) {
-      const parents = (holders.get(spawner) ?? []).filter((p) => p !== child && !p.frames.some((f) => f.func === child.frames[0]?.func && isClosure(f.func)));
+      const parents = (holdersOf(spawner) ?? []).filter((p) => p !== child && !p.frames.some((f) => f.func === child.frames[0]?.func && isClosure(f.func)));
       if (!parents.length) continue;
       const via: LinkVia = child.creator?.func === spawner ? 'creator' : 'closure';
       for (const parent of parents) out.push({ parent, child, via, sibling: siblingKey(child, spawner) });
@@ -124,7 +131,8 @@ function joinWaitersByType(groups: readonly AnalyzedGroup[]): Map<string, Analyz
   const out = new Map<string, AnalyzedGroup[]>();
   for (const g of groups) {
     if (!isJoinWaiter(g)) continue;
-    for (const f of g.frames) {
+    for (let j = 0; j < g.frames.length; j++) {
+      const f = g.frames[j];
       const t = f.origin === 'user' ? receiverType(f.func) : undefined;
       if (t && !out.get(t)?.includes(g)) out.set(t, [...(out.get(t) ?? []), g]);
     }

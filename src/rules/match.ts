@@ -20,53 +20,121 @@ export function isLeaked(g: AnalyzedGroup, a: Analysis): boolean {
   return g.flags.leaked === true || (g.leaked ?? 0) > 0 || (a.snapshot.profile === 'goroutineleak' && a.snapshot.format !== 'debug2');
 }
 
-export function anyFrame(g: AnalyzedGroup, pattern: string): boolean {
+export function anyFrame(g: AnalyzedGroup, pattern: string, a?: Analysis): boolean {
+  const funcs = a ? matchingFuncs(a, g, pattern) : undefined;
+  if (funcs) return funcs.size > 0 && g.frames.some((f) => funcs.has(f.func));
   const r = re(pattern);
   return g.frames.some((f) => r.test(f.func));
 }
 
+interface FuncIndex {
+  readonly groups: Set<AnalyzedGroup>;
+  /** Every function on a stack of the analysis, once. */
+  readonly funcs: readonly string[];
+  /** Pattern → the functions of `funcs` it matches. */
+  readonly matching: Map<string, Set<string>>;
+}
+
+const funcIndexes = new WeakMap<Analysis, FuncIndex>();
+
+/**
+ * The functions of the analysis that `pattern` matches, tested once per distinct function rather
+ * than once per frame of every group (most patterns match no frame of a dump at all); undefined for
+ * a group that is not one of the analysis's (tested frame by frame).
+ */
+function matchingFuncs(a: Analysis, g: AnalyzedGroup, pattern: string): Set<string> | undefined {
+  let idx = funcIndexes.get(a);
+  if (!idx) {
+    const funcs = new Set<string>();
+    // Indexed loops: cold code (every run of the CLI is one) allocates an iterator result per for-of step.
+    for (let i = 0; i < a.groups.length; i++) {
+      const frames = a.groups[i].frames;
+      for (let j = 0; j < frames.length; j++) funcs.add(frames[j].func);
+    }
+    idx = { groups: new Set(a.groups), funcs: [...funcs], matching: new Map() };
+    funcIndexes.set(a, idx);
+  }
+  if (!idx.groups.has(g)) return undefined;
+  let m = idx.matching.get(pattern);
+  if (!m) {
+    const r = re(pattern);
+    m = new Set(idx.funcs.filter((f) => r.test(f)));
+    idx.matching.set(pattern, m);
+  }
+  return m;
+}
+
+type Check = (g: AnalyzedGroup, a: Analysis) => boolean;
+
+/** Each match (rules are data, read once) as the list of its own conditions: see `compile`. */
+const compiled = new WeakMap<GroupMatch, readonly Check[]>();
+
 /** Does `g` satisfy every condition of `m`? Unknown conditions are impossible (the schema is strict). */
 export function matchGroup(m: GroupMatch, g: AnalyzedGroup, a: Analysis): boolean {
-  if (m.waitKind !== undefined) {
-    const kinds = Array.isArray(m.waitKind) ? m.waitKind : [m.waitKind];
-    if (!kinds.includes(g.waitKind)) return false;
+  let checks = compiled.get(m);
+  if (!checks) {
+    checks = compile(m);
+    compiled.set(m, checks);
   }
-  if (m.notWaitKind?.includes(g.waitKind)) return false;
-  if (m.minCount !== undefined && g.count < m.minCount) return false;
-  if (m.maxCount !== undefined && g.count > m.maxCount) return false;
-  if (m.minShare !== undefined && g.share < m.minShare) return false;
-  if (m.maxShare !== undefined && g.share > m.maxShare) return false;
-  if (m.minTotal !== undefined && a.total < m.minTotal) return false;
-  if (m.minWaitMinutes !== undefined && (g.wait?.max ?? 0) < m.minWaitMinutes) return false;
-  if (m.maxWaitMinutes !== undefined && (g.wait?.max ?? 0) > m.maxWaitMinutes) return false;
-  if (m.leaked !== undefined && isLeaked(g, a) !== m.leaked) return false;
-  if (m.crashed !== undefined && (g.flags.crashed === true) !== m.crashed) return false;
-  if (m.userSite !== undefined && (g.blockingSite?.origin === 'user') !== m.userSite) return false;
-  if (m.siteAtEntry !== undefined && siteAtEntry(g) !== m.siteAtEntry) return false;
-  if (m.headlineKind !== undefined && !(a.snapshot.headline && m.headlineKind.includes(a.snapshot.headline.kind))) return false;
-  if (m.state !== undefined) {
-    const r = re(m.state);
-    const inferred = stateOf(g);
-    if (!g.states.some((s) => r.test(s)) && !(inferred && r.test(inferred))) return false;
-  }
-  if (m.func !== undefined && !anyFrame(g, m.func)) return false;
-  if (m.allFuncs !== undefined && !m.allFuncs.every((p) => anyFrame(g, p))) return false;
-  if (m.notFunc !== undefined && anyFrame(g, m.notFunc)) return false;
-  if (m.file !== undefined) {
-    const r = re(m.file);
-    if (!g.frames.some((f) => r.test(f.file))) return false;
-  }
-  if (m.site !== undefined && !(g.blockingSite && re(m.site).test(g.blockingSite.func))) return false;
-  if (m.siteFile !== undefined && !(g.blockingSite && re(m.siteFile).test(g.blockingSite.file))) return false;
-  if (m.leaf !== undefined && !(g.frames[0] && re(m.leaf).test(g.frames[0].func))) return false;
-  if (m.creator !== undefined && !(g.creator && re(m.creator).test(g.creator.func))) return false;
-  if (m.labels !== undefined) {
-    for (const [k, p] of Object.entries(m.labels)) {
-      const v = g.labels[k];
-      if (v === undefined || !re(p).test(v)) return false;
-    }
-  }
+  for (let i = 0; i < checks.length; i++) if (!checks[i](g, a)) return false;
   return true;
+}
+
+/**
+ * The conditions `m` sets, in a fixed order, one closure each: every rule is asked about every
+ * group, and most rules set two or three of the ~25 conditions.
+ */
+function compile(m: GroupMatch): Check[] {
+  const c: Check[] = [];
+  if (m.waitKind !== undefined) {
+    const kinds: readonly string[] = Array.isArray(m.waitKind) ? m.waitKind : [m.waitKind];
+    c.push((g) => kinds.includes(g.waitKind));
+  }
+  const { notWaitKind, minCount, maxCount, minShare, maxShare, minTotal, minWaitMinutes, maxWaitMinutes, leaked, crashed } = m;
+  if (notWaitKind !== undefined) c.push((g) => !notWaitKind.includes(g.waitKind));
+  if (minCount !== undefined) c.push((g) => !(g.count < minCount));
+  if (maxCount !== undefined) c.push((g) => !(g.count > maxCount));
+  if (minShare !== undefined) c.push((g) => !(g.share < minShare));
+  if (maxShare !== undefined) c.push((g) => !(g.share > maxShare));
+  if (minTotal !== undefined) c.push((_g, a) => !(a.total < minTotal));
+  if (minWaitMinutes !== undefined) c.push((g) => !((g.wait?.max ?? 0) < minWaitMinutes));
+  if (maxWaitMinutes !== undefined) c.push((g) => !((g.wait?.max ?? 0) > maxWaitMinutes));
+  if (leaked !== undefined) c.push((g, a) => isLeaked(g, a) === leaked);
+  if (crashed !== undefined) c.push((g) => (g.flags.crashed === true) === crashed);
+  const { userSite, siteAtEntry: atEntry, headlineKind, state, func, allFuncs, notFunc, file, site, siteFile, leaf, creator, labels } = m;
+  if (userSite !== undefined) c.push((g) => (g.blockingSite?.origin === 'user') === userSite);
+  if (atEntry !== undefined) c.push((g) => siteAtEntry(g) === atEntry);
+  if (headlineKind !== undefined) c.push((_g, a) => !!(a.snapshot.headline && headlineKind.includes(a.snapshot.headline.kind)));
+  if (state !== undefined) {
+    c.push((g) => {
+      const r = re(state);
+      const inferred = stateOf(g);
+      return g.states.some((s) => r.test(s)) || !!(inferred && r.test(inferred));
+    });
+  }
+  if (func !== undefined) c.push((g, a) => anyFrame(g, func, a));
+  if (allFuncs !== undefined) c.push((g, a) => allFuncs.every((p) => anyFrame(g, p, a)));
+  if (notFunc !== undefined) c.push((g, a) => !anyFrame(g, notFunc, a));
+  if (file !== undefined) {
+    c.push((g) => {
+      const r = re(file);
+      return g.frames.some((f) => r.test(f.file));
+    });
+  }
+  if (site !== undefined) c.push((g) => !!(g.blockingSite && re(site).test(g.blockingSite.func)));
+  if (siteFile !== undefined) c.push((g) => !!(g.blockingSite && re(siteFile).test(g.blockingSite.file)));
+  if (leaf !== undefined) c.push((g) => !!(g.frames[0] && re(leaf).test(g.frames[0].func)));
+  if (creator !== undefined) c.push((g) => !!(g.creator && re(creator).test(g.creator.func)));
+  if (labels !== undefined) {
+    c.push((g) => {
+      for (const [k, p] of Object.entries(labels)) {
+        const v = g.labels[k];
+        if (v === undefined || !re(p).test(v)) return false;
+      }
+      return true;
+    });
+  }
+  return c;
 }
 
 /** What a finding looks like when its severity levels and variants are decided. */

@@ -35,7 +35,8 @@ function childIndex(groups: readonly AnalyzedGroup[]): ChildIndex {
       if (l) l.push(h);
       else byCreator.set(h.creator.func, [h]);
     }
-    for (const f of h.frames) {
+    for (let j = 0; j < h.frames.length; j++) {
+      const f = h.frames[j];
       if (!isClosure(f.func)) continue;
       const enc = enclosing(f.func);
       const l = byEnclosing.get(enc);

@@ -32,7 +32,8 @@ export function lockWait(g: AnalyzedGroup): LockWait | undefined {
   const t = receiverType(site.func);
   if (t) wants.add(`type:${t}`);
   const holds = new Set<string>();
-  for (const f of g.frames.slice(i + 2)) {
+  for (let j = i + 2; j < g.frames.length; j++) {
+    const f = g.frames[j];
     if (f.origin === 'runtime') continue;
     holds.add(f.func);
     const rt = receiverType(f.func);
@@ -84,7 +85,8 @@ function possibleHolders(groups: readonly AnalyzedGroup[], waiting: Set<Analyzed
   const types = new Set<string>();
   for (const h of groups) {
     if (waiting.has(h) || h.waitKind === 'runtime') continue;
-    for (const f of h.frames) {
+    for (let j = 0; j < h.frames.length; j++) {
+      const f = h.frames[j];
       funcs.add(f.func);
       const t = receiverType(f.func);
       if (t) types.add(t);
