@@ -309,7 +309,17 @@ export class SnapshotBuilder {
    * Fold in a part read after everything this builder has seen (see `toPart`), its frames re-interned
    * through `intern` (a worker's frames are copies). Groups merge by the same keys `add` uses.
    */
-  absorb(part: BuilderPart, intern: (f: Frame) => Frame): void {
+  absorb(part: BuilderPart, internFrame: (f: Frame) => Frame): void {
+    // A part's groups share their frames (a clone keeps the sharing): each is interned once.
+    const seen = new Map<Frame, Frame>();
+    const intern = (f: Frame): Frame => {
+      let g = seen.get(f);
+      if (g === undefined) {
+        g = internFrame(f);
+        seen.set(f, g);
+      }
+      return g;
+    };
     const remap = new Int32Array(part.groups.length);
     for (const p of part.groups) {
       const frames = p.frames.map(intern);

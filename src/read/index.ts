@@ -108,7 +108,7 @@ export function textReader(source: string, opts: ReadOptions, continues = false)
   const longLines: Diagnostic[] = [];
   const max = opts.maxLineLength ?? 1 << 20;
   const splitter = new LineSplitter(
-    (line, no) => reader.line(line, no),
+    reader,
     max,
     (no, length) => {
       if (longLines.length < 20) {

@@ -9,7 +9,14 @@
  */
 import { isAscii } from 'node:buffer';
 
-export type LineSink = (line: string, lineNo: number) => void;
+/**
+ * Where lines go: an object with a `line` method (the reader itself), not a function. With one
+ * closure per reader, the per-line call site saw a new target for each reader of a file read in parts
+ * (chunked.ts); a method of one class is one target (~2% fewer instructions, callgrind).
+ */
+export interface LineSink {
+  line(line: string, lineNo: number): void;
+}
 
 /** Bytes of ASCII turned into one string at a time. */
 const PIECE = 64 * 1024;
@@ -93,7 +100,7 @@ export class LineSplitter {
         this.emit(s.slice(start, nl));
       } else {
         if (end > start && s.charCodeAt(end - 1) === 13) end--;
-        sink(s.slice(start, end), ++this.lineNo);
+        sink.line(s.slice(start, end), ++this.lineNo);
       }
       start = nl + 1;
       nl = s.indexOf('\n', start);
@@ -115,7 +122,7 @@ export class LineSplitter {
       line = line.slice(0, this.maxLineLength);
     }
     if (line.length > 0 && line.charCodeAt(line.length - 1) === 13) line = line.slice(0, -1);
-    this.sink(line, this.lineNo);
+    this.sink.line(line, this.lineNo);
   }
 }
 

@@ -298,7 +298,7 @@ describe('the parts, directly', () => {
         const bytes = Buffer.from(s, 'utf8');
         const run = (cuts: number[]): string[] => {
           const out: string[] = [];
-          const sp = new LineSplitter((l) => out.push(l), max);
+          const sp = new LineSplitter({ line: (l) => out.push(l) }, max);
           let p = 0;
           for (const c of [...cuts.map((x) => x % (bytes.length + 1))].sort((a, b) => a - b)) {
             sp.push(bytes.subarray(p, c));
