@@ -135,11 +135,19 @@ for (const n of sizes) {
   const files = { debug2: `${base}.debug2.txt`, debug1: `${base}.debug1.txt`, debug0: `${base}.debug0.pb.gz` };
   for (const [format, file] of Object.entries(files)) {
     const bytes = statSync(file).size;
-    const inspect = [cli, 'inspect', file, '--format', 'json', '--output', join(out, 'last.json')];
-    // A debug=2 file large enough to be read in parts is also measured on one thread.
+    const inspect = [cli, 'inspect', file, '--output', join(out, 'last.txt')];
+    // A debug=2 file large enough to be read in parts is also measured on one thread; the small
+    // formats also with the JSON report (a few MB of output: part of their whole-process time).
     const parts = format === 'debug2' && bytes >= 96 * 1024 * 1024;
-    const m = measureTogether({ baseline: [join(here, 'count-newlines.mjs'), file], tool: inspect, ...(parts ? { one: [...inspect, '--threads', '1'] } : {}) });
-    const variants = [[format, m.tool], ...(parts ? [[`${format} 1 thread`, m.one]] : [])];
+    const small = format !== 'debug2';
+    const json = [cli, 'inspect', file, '--format', 'json', '--output', join(out, 'last.json')];
+    const m = measureTogether({
+      baseline: [join(here, 'count-newlines.mjs'), file],
+      tool: inspect,
+      ...(parts ? { one: [...inspect, '--threads', '1'] } : {}),
+      ...(small ? { json } : {}),
+    });
+    const variants = [[format, m.tool], ...(parts ? [[`${format} 1 thread`, m.one]] : []), ...(small ? [[`${format} json`, m.json]] : [])];
     for (const [name, tool] of variants) {
       const row = {
         goroutines: n,
