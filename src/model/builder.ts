@@ -286,18 +286,20 @@ export class SnapshotBuilder {
    * every id is kept, so the merge is exactly what reading the whole file here would have built.
    */
   toPart(): BuilderPart {
-    const ids: number[] = [];
-    const idGroups: number[] = [];
+    // Typed arrays filled in place (a million goroutines: no temporary arrays of boxed numbers).
+    const ids = new Float64Array(this.idToGroup.size);
+    const idGroups = new Int32Array(this.idToGroup.size);
+    let n = 0;
     for (const [id, g] of this.idToGroup) {
-      ids.push(id);
-      idGroups.push(g);
+      ids[n] = id;
+      idGroups[n++] = g;
     }
     return {
       header: this.header,
       groups: this.order,
       warnings: this.warnings,
-      ids: Float64Array.from(ids),
-      idGroups: Int32Array.from(idGroups),
+      ids,
+      idGroups,
       linkChildren: Int32Array.from(this.pendingLinks.filter((_, i) => i % 2 === 0)),
       linkCreators: Float64Array.from(this.pendingLinks.filter((_, i) => i % 2 === 1)),
       total: this.total,

@@ -184,6 +184,10 @@ export function partWorkers(input: string, script: URL, opts: ReadOptions, n: nu
   return { runners, close: async () => void (await Promise.all(workers.map((w) => w.terminate()))) };
 }
 
+function partBuffers(part: TextPart): ArrayBuffer[] {
+  return part.parts.flatMap((p) => [p.ids, p.builder.ids, p.builder.idGroups, p.builder.linkChildren, p.builder.linkCreators].map((a) => a.buffer as ArrayBuffer));
+}
+
 type WorkerRequest = { input: string; opts: ReadOptions; progress: boolean; part?: { start: number; end: number } };
 
 type SerializedError = { input: true; source: string; code: InputErrorCode; message: string } | { input: false; message: string; stack?: string };
@@ -259,7 +263,8 @@ if (!isMainThread && parentPort && (workerData as { leakscopeReadWorker?: boolea
       : undefined;
     if (m.part) {
       readPart(m.input, m.part.start, m.part.end, m.opts, onProgress).then(
-        (part) => port.postMessage({ kind: 'part', part } satisfies WorkerReply),
+        // The id arrays (a few MB for a large part) move to the other thread instead of being copied.
+        (part) => port.postMessage({ kind: 'part', part } satisfies WorkerReply, partBuffers(part)),
         (e: unknown) => port.postMessage({ kind: 'error', error: serialize(e) } satisfies WorkerReply),
       );
       return;

@@ -502,18 +502,16 @@ class IdSet {
 
   /** The ids, ascending. */
   toArray(): Float64Array {
-    const out: number[] = [];
     const bits = this.bits;
+    let n = this.big?.size ?? 0;
+    for (let w = 0; w < bits.length; w++) for (let x = bits[w]; x !== 0; x &= x - 1) n++;
+    const out = new Float64Array(n);
+    let k = 0;
     for (let w = 0; w < bits.length; w++) {
-      let x = bits[w];
-      while (x !== 0) {
-        const b = 31 - Math.clz32(x & -x);
-        out.push(w * 32 + b);
-        x &= x - 1;
-      }
+      for (let x = bits[w]; x !== 0; x &= x - 1) out[k++] = w * 32 + (31 - Math.clz32(x & -x));
     }
-    if (this.big) out.push(...[...this.big].sort((a, b) => a - b));
-    return Float64Array.from(out);
+    if (this.big) for (const id of [...this.big].sort((a, b) => a - b)) out[k++] = id;
+    return out;
   }
 
   addAll(ids: ArrayLike<number>): void {
