@@ -96,10 +96,12 @@ type Numbered = Frame & { [FRAME_ID]?: number };
  * `s` as a string of its own. A substring of an input line is, in V8, a view of the whole decoded
  * chunk (a megabyte) that holds it: anything kept for the whole read (interned frames, cache keys,
  * a group's creator) is detached so that memory stays bounded by what is kept, not by the chunks it
- * was cut from. Appending flattens into a new string; the slice then views only that.
+ * was cut from. The copy is a flat string (a JSON round trip keeps every code unit, lone surrogates
+ * included), not a slice of one: V8 compares a line with a flat string without a runtime call, and the
+ * reader compares millions of lines with kept ones (2-4% fewer instructions than a slice, callgrind).
  */
 export function detach(s: string): string {
-  return s.length < 13 ? s : (s + ' ').slice(0, -1);
+  return s.length < 13 ? s : JSON.parse(JSON.stringify(s));
 }
 
 /** The number a FrameTable gave `f`; undefined for a frame no table interned. */
