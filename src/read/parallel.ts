@@ -4,7 +4,8 @@
  * objects, which structured clone keeps shared), so they cross the thread boundary as they are; an
  * `InputError` is rebuilt on this side with the same code and message. One input, one core, stdin
  * (`-`), small files (see `minWorkerBytes`) or no compiled worker script: read in this thread, as
- * `readDump` would.
+ * `readDump` would — except one large debug=2 file, which this thread and workers read in parts
+ * (chunked.ts, `partWorkers`).
  *
  * This file is also the worker's entry point (see the bottom): the worker imports it with
  * `workerData.leakscopeReadWorker` set.
