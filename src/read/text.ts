@@ -59,6 +59,10 @@ interface Snap {
   continued: boolean;
 }
 
+function newSnap(builder: SnapshotBuilder, format: DumpFormat, last: number, headline: MutableHeadline | undefined): Snap {
+  return { builder, format, ids: new IdSet(), last, headline, threadDumps: false, repeats: 0, unavailable: new Map(), continued: false };
+}
+
 /** Goroutines of a snapshot so far; one more for a continued one (it has some before this part). */
 function count(s: Snap): number {
   return s.builder.goroutines + (s.continued ? 1 : 0);
@@ -235,7 +239,7 @@ export class TextDumpReader implements TracebackHost {
       ...(declaredTotal !== undefined ? { declaredTotal } : {}),
       ...(headline ? { headline } : {}),
     });
-    const s: Snap = { builder, format, ids: new IdSet(), last: no, headline, threadDumps: false, repeats: 0, unavailable: new Map(), continued: false };
+    const s = newSnap(builder, format, no, headline);
     this.snaps.push(s);
     this.cur = s;
     return s;
@@ -401,9 +405,8 @@ export class TextDumpReader implements TracebackHost {
         if (header.firstLine !== undefined) header.firstLine += base;
         const builder = new SnapshotBuilder(header);
         builder.absorb(r.builder, intern);
-        const ids = new IdSet();
-        ids.addAll(r.ids);
-        const snap: Snap = { builder, format: 'debug2', ids, last: r.last + base, headline: r.headline, threadDumps: false, repeats: 0, unavailable: new Map(), continued: false };
+        const snap = newSnap(builder, 'debug2', r.last + base, r.headline);
+        snap.ids.addAll(r.ids);
         this.snaps.push(snap);
         this.cur = snap;
       }
