@@ -153,6 +153,63 @@ export interface Headline {
   readonly lines: string[];
 }
 
+/**
+ * What produced the dump, told from the text around the goroutines (a `go test` timeout, a leak
+ * checker's report, the runtime's deadlock detector, a signal…). It sets the analysis' priors: in a
+ * test timeout or a leak report every goroutine parked in application code is a suspect, and one
+ * goroutine is enough for a finding; in a plain profile, parked goroutines are usually idle.
+ */
+export interface DumpContext {
+  readonly kind: DumpContextKind;
+  /** One line a person reads: `go test timed out after 10m0s (running: TestFoo)`. */
+  readonly summary: string;
+  /** The leak checker, for `leak-report`: `goleak`, `leaktest`, or a project's own (`pion`, `tchannel`). */
+  readonly checker?: string;
+  /** The test timeout (`panic: test timed out after 10m0s` → 600). */
+  readonly timeoutSeconds?: number;
+  /** The tests running when it fired (`running tests:`, Go 1.20+), or the tests a leak report names (`--- FAIL: TestX`). */
+  readonly tests?: readonly string[];
+}
+
+export type DumpContextKind =
+  /** `panic: test timed out after …`: the goroutines of a hung `go test`. */
+  | 'test-timeout'
+  /** Goroutines a leak checker found alive after a test (goleak, leaktest, a project's own checker). */
+  | 'leak-report'
+  /** `fatal error: all goroutines are asleep - deadlock!`: the runtime proved every goroutine blocked. */
+  | 'deadlock'
+  /** `deadlock: main bubble goroutine has exited but blocked goroutines remain` (testing/synctest). */
+  | 'synctest-deadlock'
+  /** SIGQUIT / SIGABRT (or another signal) dump of a running, possibly hung, process. */
+  | 'signal'
+  /** A panic or fatal error that is none of the above. */
+  | 'crash'
+  /** A profile or `runtime.Stack` dump taken on purpose (`/debug/pprof/goroutine`). */
+  | 'profile';
+
+/**
+ * One goroutine as printed in a debug=2 or crash dump, kept for the first `MAX_DETAILED` goroutines of
+ * a snapshot: the frame arguments and wait time that tie goroutines to the objects they wait for
+ * (a mutex address, a receiver, a channel). Groups fold these away; small dumps need them.
+ */
+export interface GoroutineDetail {
+  readonly id: number;
+  /** Index into `Snapshot.groups`. */
+  readonly group: number;
+  /** `, N minutes` of its header; absent under a minute or where not printed. */
+  readonly waitMinutes?: number;
+  /**
+   * Each frame's argument list as printed, without the parentheses, aligned with the group's
+   * `frames`: `0xc0000120d0, 0x1, {0x4b2e20, 0xc000010018}`, `0xc00001c0a8?`, `...`; '' where none.
+   */
+  readonly args: readonly string[];
+  /** `created by … in goroutine N` (Go 1.21+). */
+  readonly createdBy?: number;
+}
+
+/** Goroutines of a snapshot kept with their arguments (`Snapshot.goroutines`). */
+export const MAX_DETAILED = 5000;
+
 /** Something a reader noticed: skipped text, a partial stack, a truncated file. Never silent. */
 export interface Diagnostic {
   readonly severity: 'warning' | 'info';
@@ -172,6 +229,13 @@ export interface Snapshot {
   readonly format: DumpFormat;
   readonly profile: ProfileKind;
   readonly headline?: Headline;
+  /** What produced the dump; absent when nothing around the goroutines says (read as a plain profile). */
+  readonly context?: DumpContext;
+  /**
+   * The first `MAX_DETAILED` goroutines of a debug=2 or crash dump, in input order, with their frame
+   * arguments; empty for debug=0/1 (no arguments printed).
+   */
+  readonly goroutines?: readonly GoroutineDetail[];
   /** ISO 8601 capture time, when the input says (pprof `time_nanos`, a timestamp prefix or header). */
   readonly capturedAt?: string;
   /** Goroutines read into groups (sum of group counts). */
