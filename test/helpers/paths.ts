@@ -22,7 +22,8 @@ export function corpusFiles(): string[] {
   for (const dir of readdirSync(CORPUS)) {
     const p = join(CORPUS, dir);
     if (!statSync(p).isDirectory()) continue;
-    for (const f of readdirSync(p)) out.push(`${dir}/${f}`);
+    // A folder's README.md (tests/) describes its dumps; it is none.
+    for (const f of readdirSync(p)) if (f !== 'README.md') out.push(`${dir}/${f}`);
   }
   return out.sort();
 }
