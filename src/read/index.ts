@@ -98,7 +98,7 @@ async function readContent(
   splitter.end();
   const gzipTruncated = gzipEnded();
   const dump = reader.end({ inputTruncated: gzipTruncated });
-  const cut = tail !== undefined && !gzipTruncated ? markCutLine(dump, tail, splitter.lines) : dump;
+  const cut = tail !== undefined && !gzipTruncated ? markCutLine(dump, tail, splitter.lines, lastLine.previous()) : dump;
   return longLines.length ? { ...cut, warnings: [...longLines, ...cut.warnings] } : cut;
 }
 
@@ -143,6 +143,14 @@ class TailLine {
     const nl = t.lastIndexOf(10);
     return Buffer.from(t.subarray(nl + 1)).toString('utf8');
   }
+
+  /** The line before the last, as far as the tail holds it ('' when it does not). */
+  previous(): string {
+    const t = this.tail;
+    const nl = t.lastIndexOf(10);
+    if (nl <= 0) return '';
+    return Buffer.from(t.subarray(t.lastIndexOf(10, nl - 1) + 1, nl)).toString('utf8');
+  }
 }
 
 /**
@@ -152,14 +160,36 @@ class TailLine {
 const COMPLETE_LINE = /(?:\)|:|\]|\}|:\d+|\+0x[0-9a-f]+|fp=0x[0-9a-f]+ sp=0x[0-9a-f]+ pc=0x[0-9a-f]+|\.\.\.|…|={10,})\s*$/;
 
 /**
+ * A leak report whose input ends on a `--- FAIL: TestX` line without its newline: the leak checker
+ * prints that test's goroutines after the line, so they are missing (said, not marked truncated: the
+ * test may also have failed for another reason).
+ */
+function failCut(dump: Dump, line: string, lineNo: number): Dump {
+  const snaps = dump.snapshots;
+  const last = snaps[snaps.length - 1];
+  if (last?.context?.kind !== 'leak-report') return dump;
+  const note: Diagnostic = { severity: 'warning', code: 'input-cut', line: lineNo, message: `the input ends on line ${lineNo} ('${line}') without a final newline: it was cut there, and the goroutines reported for that test are missing` };
+  return { ...dump, snapshots: [...snaps.slice(0, -1), { ...last, warnings: [...last.warnings, note] }] };
+}
+
+/**
+ * `\t/go/src/testing/testing.go:149` last: a file line prints its `+0x` offset unless its call was
+ * inlined (`F(...)`), so without one after a call that was not inlined, the line number itself was cut.
+ */
+function cutFileLine(t: string, previous: string): boolean {
+  return /^\s+\S.*\.\w+:\d+$/.test(t) && previous !== '' && !previous.trimEnd().endsWith('(...)');
+}
+
+/**
  * The input ends in the middle of line `lineNo` (no final newline, the line does not look complete):
  * the snapshot that line belongs to (or directly follows) was cut there.
  */
-function markCutLine(dump: Dump, tail: string, lineNo: number): Dump {
+function markCutLine(dump: Dump, tail: string, lineNo: number, previous: string): Dump {
   const t = tail.replace(/\r$/, '');
   // debug=1 `#\t0xPC\tfunc+0xOFF\tfile:LINE`: complete only with its file:line (or as a bare PC).
   const hash = /#\t0x[0-9a-f]+(\t.*)?$/.exec(t);
-  const complete = hash ? hash[1] === undefined || /:\d+\s*$/.test(t) : COMPLETE_LINE.test(t);
+  const complete = hash ? hash[1] === undefined || /:\d+\s*$/.test(t) : COMPLETE_LINE.test(t) && !cutFileLine(t, previous);
+  if (complete && /--- FAIL: /.test(t)) return failCut(dump, t.trim(), lineNo);
   if (t.trim().length === 0 || complete) return dump;
   const shown = t.length > 60 ? `…${t.slice(-60)}` : t;
   const message = `the input ends in the middle of line ${lineNo} ('${shown.trim()}'), without a final newline: it was cut there`;

@@ -23,6 +23,7 @@ import type { Frame, GroupFlags, ProfileKind } from '../model/dump.js';
 import { FrameTable, SnapshotBuilder, type GoroutineRecord } from '../model/builder.js';
 import type { Snapshot } from '../model/dump.js';
 import { classifyWait } from '../model/wait.js';
+import { dumpContext, newFacts } from './context.js';
 import { packageOf } from './debug1.js';
 import { InputError } from './errors.js';
 
@@ -239,7 +240,8 @@ function convert(source: string, bytes: Uint8Array, o: { truncated: boolean }, b
   if (perGoroutine > 0) {
     b.warn({ severity: 'info', code: 'per-goroutine-pprof', message: `${perGoroutine} samples carry go::goroutine labels: read as one goroutine each, with id, state, creator and wait` });
   }
-  return b.build();
+  // A pprof profile is always taken on purpose: nothing around it says otherwise.
+  return { ...b.build(), context: dumpContext(newFacts(), { format: 'pprof', inBubble: false }) };
 }
 
 /**

@@ -10,8 +10,11 @@
  */
 import { FrameTable, SnapshotBuilder, type BuilderPart, type GoroutineRecord } from '../model/builder.js';
 import type { Diagnostic, Dump, DumpFormat, Frame, Headline, ProfileKind, RaceReport, Snapshot } from '../model/dump.js';
+import { dumpContext, mergeFacts, newFacts, notePreamble, noteText, type ContextFacts } from './context.js';
 import { Debug1Reader, parseProfileHeader } from './debug1.js';
 import { InputError } from './errors.js';
+import { parseHeader } from './frame.js';
+import { parseLeakRecord, recordHeader, type LeakRecord } from './leakrecord.js';
 import { RaceReader } from './race.js';
 import { TracebackReader, type HeadlineKind, type TracebackHost } from './traceback.js';
 import {
@@ -57,10 +60,12 @@ interface Snap {
    * those assumptions when it absorbs this one.
    */
   continued: boolean;
+  /** What the text around its goroutines says (context.ts): its `DumpContext` once complete. */
+  facts: ContextFacts;
 }
 
-function newSnap(builder: SnapshotBuilder, format: DumpFormat, last: number, headline: MutableHeadline | undefined): Snap {
-  return { builder, format, ids: new IdSet(), last, headline, threadDumps: false, repeats: 0, unavailable: new Map(), continued: false };
+function newSnap(builder: SnapshotBuilder, format: DumpFormat, last: number, headline: MutableHeadline | undefined, facts: ContextFacts): Snap {
+  return { builder, format, ids: new IdSet(), last, headline, threadDumps: false, repeats: 0, unavailable: new Map(), continued: false, facts };
 }
 
 /** Goroutines of a snapshot so far; one more for a continued one (it has some before this part). */
@@ -99,6 +104,16 @@ export class TextDumpReader implements TracebackHost {
   private sawJson = false;
   /** A continued snapshot was split by a dump start (see `dumpStart`). */
   private splitContinued = false;
+  /**
+   * Context facts read after the goroutines of the current snapshot: they belong to it if more of its
+   * goroutines follow (or the input ends), else to the snapshot that begins next.
+   */
+  private floating: ContextFacts | undefined;
+  /** A leak checker's record line (leakrecord.ts), held until the next line says whether a header follows. */
+  private record: { rec: LeakRecord; no: number } | undefined;
+  private sawRecord = false;
+  /** Line of goleak's `[Goroutine …` that opened a list no `]` has closed yet; 0: none open. */
+  private openList = 0;
   private readonly emit = (text: string, no: number): void => this.text(text, no);
 
   /**
@@ -134,6 +149,7 @@ export class TextDumpReader implements TracebackHost {
   /** One logical line (a test2json event's output is split into these). */
   private text(raw: string, no: number): void {
     const line = this.unwrap.strip(raw);
+    if (this.record) this.settleRecord(line);
     if (this.debug1) {
       if (this.debug1.line(line, no)) {
         if (line.length > 0) this.cur!.last = no;
@@ -152,6 +168,8 @@ export class TextDumpReader implements TracebackHost {
   /** A line no active reader took: a dump may start in it, else it is skipped. */
   private foreign(raw: string, line: string, no: number): void {
     if (line.length === 0) return;
+    const s = this.cur;
+    noteText(s && count(s) === 0 ? s.facts : (this.floating ??= newFacts()), line);
     let rest = line;
     let a = findAnchor(line);
     if (!a && line.includes('\\')) {
@@ -186,6 +204,8 @@ export class TextDumpReader implements TracebackHost {
         return;
       }
     }
+    if (!a && this.leakRecord(line, no)) return;
+    if (this.openList > 0 && line.trim() === ']') this.openList = 0;
     if (line.startsWith('==================')) return; // race report delimiter
     if (!a && line.includes(' profile: ')) {
       // Legacy text of another profile (`heap profile: 4: 266528 [123: 11284472] @ heap/1048576`).
@@ -200,6 +220,39 @@ export class TextDumpReader implements TracebackHost {
     if (this.skipped++ === 0) this.firstSkipped = no;
     this.foreignText = raw;
     this.foreignNo = no;
+  }
+
+  /**
+   * A leak checker's record line (`[Goroutine 13 in state chan send, with F on top of the stack:`):
+   * held until the next line, which is either the runtime's header for it (older goleak, tchannel)
+   * or already its first frame (newer goleak): then the record is the goroutine's header.
+   */
+  private leakRecord(line: string, no: number): boolean {
+    const rec = parseLeakRecord(line);
+    if (!rec) return false;
+    const prefix = line.slice(0, rec.offset);
+    // ` Goroutine 127 …` after a learned indentation: goleak's separator blank, not a new prefix.
+    if (rec.offset > 0 && !(this.unwrap.lastPrefix !== '' && prefix.trim() === '')) {
+      const full = this.unwrap.lastPrefix + prefix;
+      this.unwrap.learn(full);
+      this.unwrap.lastPrefix = full;
+    } else if (rec.offset === 0 && this.unwrap.active && this.unwrap.lastPrefix === '') {
+      this.unwrap.forget();
+    }
+    this.record = { rec, no };
+    this.sawRecord = true;
+    if (rec.opensList) this.openList = no;
+    this.foreignNo = no;
+    return true;
+  }
+
+  /** The line after a record: the runtime's header for it, or the record stands for the header. */
+  private settleRecord(line: string): void {
+    const { rec, no } = this.record!;
+    this.record = undefined;
+    const a = findAnchor(line);
+    if (a?.kind === 'header' && line.slice(0, a.offset).trim() === '' && parseHeader(line.slice(a.offset))?.id === rec.id) return;
+    if (this.tb.line(recordHeader(rec), no) && this.cur) this.cur.last = no;
   }
 
   /** `goroutine profile: total N` starts a debug=1 snapshot; other profiles are not goroutine dumps. */
@@ -239,7 +292,8 @@ export class TextDumpReader implements TracebackHost {
       ...(declaredTotal !== undefined ? { declaredTotal } : {}),
       ...(headline ? { headline } : {}),
     });
-    const s = newSnap(builder, format, no, headline);
+    const s = newSnap(builder, format, no, headline, this.floating ?? newFacts());
+    this.floating = undefined;
     this.snaps.push(s);
     this.cur = s;
     return s;
@@ -268,6 +322,10 @@ export class TextDumpReader implements TracebackHost {
     }
     if (id !== undefined) s.ids.add(id);
     s.last = no;
+    if (this.floating !== undefined) {
+      mergeFacts(s.facts, this.floating);
+      this.floating = undefined;
+    }
     return s.builder;
   }
 
@@ -317,7 +375,10 @@ export class TextDumpReader implements TracebackHost {
   crashLine(text: string, no: number): void {
     const h = this.cur?.headline;
     if (h && h.lines.length < HEADLINE_LINES) h.lines.push(text);
-    if (this.cur) this.cur.last = no;
+    if (this.cur) {
+      this.cur.last = no;
+      notePreamble(this.cur.facts, text);
+    }
   }
 
   threadSeparator(no: number): void {
@@ -342,6 +403,7 @@ export class TextDumpReader implements TracebackHost {
       this.held = undefined;
     }
     this.json.flush(this.emit);
+    if (this.record) this.settleRecord('');
     let note = lastCut ? `; line ${this.lastNo} is cut mid-line and was not read` : '';
     if (atCap) note += '; the input is exactly 64 MiB, where net/http/pprof stops writing debug=2 output: Go truncated this dump';
     else if (this.chars > DEBUG2_CAP - (1 << 16) && this.chars < DEBUG2_CAP) {
@@ -356,7 +418,11 @@ export class TextDumpReader implements TracebackHost {
     } else if (forced && s?.format === 'debug2') {
       const why = o.inputTruncated ? 'the compressed input ends early' : `the input ends at line ${this.lastNo}`;
       s.builder.markTruncated({ severity: 'warning', code: 'truncated', line: this.lastNo, message: `${why}: the dump is cut off and counts are lower bounds${note}` });
+    } else if (this.openList > 0 && s?.format === 'debug2') {
+      s.builder.markTruncated({ severity: 'warning', code: 'truncated', line: this.lastNo, message: `the input ends before the ']' that closes the leak report opened at line ${this.openList}: it was cut off, counts are lower bounds` });
     }
+    if (this.floating !== undefined && s !== undefined) mergeFacts(s.facts, this.floating);
+    this.floating = undefined;
     this.race.end(this.lastNo);
     return this.assemble();
   }
@@ -370,9 +436,9 @@ export class TextDumpReader implements TracebackHost {
     if (this.debug1) this.endDebug1(false);
     const cut = this.tb.end(this.lastNo, false);
     this.race.end(this.lastNo);
-    const parts = this.snaps.map((s) => ({ builder: s.builder.toPart(), ids: s.ids.toArray(), last: s.last, headline: s.headline, continued: s.continued }));
+    const parts = this.snaps.map((s) => ({ builder: s.builder.toPart(), ids: s.ids.toArray(), last: s.last, headline: s.headline, continued: s.continued, facts: s.facts }));
     const mergeable =
-      !cut && this.skipped === 0 && this.warnings.length === 0 && this.races.length === 0 && !this.sawRace &&
+      !cut && this.skipped === 0 && this.warnings.length === 0 && this.races.length === 0 && !this.sawRace && !this.sawRecord && !this.record &&
       this.wrongProfiles.length === 0 && !this.sawJson && !this.unwrap.used &&
       this.snaps.every((s) => s.format === 'debug2' && count(s) > 0 && s.unavailable.size === 0 && s.repeats === 0) &&
       parts.every((p) => p.builder.warnings.length === 0 && !p.builder.truncated);
@@ -399,13 +465,22 @@ export class TextDumpReader implements TracebackHost {
       if (this.snaps.length + rest.length > max) return false;
       cur.builder.absorb(first.builder, intern);
       cur.ids.addAll(first.ids);
-      if (first.builder.total > 0) cur.last = first.last + base;
+      // Context facts read after the cut's snapshot's goroutines are its own once more goroutines follow.
+      if (first.builder.total > 0) {
+        cur.last = first.last + base;
+        if (this.floating !== undefined) mergeFacts(cur.facts, this.floating);
+        this.floating = undefined;
+      }
+      mergeFacts(cur.facts, first.facts);
       for (const r of rest) {
         const header = { ...r.builder.header, index: this.snaps.length };
         if (header.firstLine !== undefined) header.firstLine += base;
         const builder = new SnapshotBuilder(header);
         builder.absorb(r.builder, intern);
-        const snap = newSnap(builder, 'debug2', r.last + base, r.headline);
+        const facts = this.floating ?? newFacts();
+        this.floating = undefined;
+        mergeFacts(facts, r.facts);
+        const snap = newSnap(builder, 'debug2', r.last + base, r.headline, facts);
         snap.ids.addAll(r.ids);
         this.snaps.push(snap);
         this.cur = snap;
@@ -450,7 +525,9 @@ export class TextDumpReader implements TracebackHost {
       }
       s.builder.header.index = snapshots.length;
       s.builder.setLastLine(s.last);
-      snapshots.push(s.builder.build());
+      const snap = s.builder.build();
+      const inBubble = snap.groups.some((g) => g.flags.synctestBubble !== undefined);
+      snapshots.push({ ...snap, context: dumpContext(s.facts, { format: s.format, headline: snap.headline, inBubble }) });
     }
     if (this.skipped > 0) {
       warnings.push({ severity: 'info', code: 'skipped-text', line: this.firstSkipped, message: `skipped ${this.skipped} line${this.skipped === 1 ? '' : 's'} that belong to no dump (first: line ${this.firstSkipped})` });
@@ -480,7 +557,7 @@ export interface TextPart {
   readonly lines: number;
   readonly chars: number;
   /** Each snapshot of the part: its builder's state, the goroutine ids seen in it (added or not), its last line. */
-  readonly parts: readonly { builder: BuilderPart; ids: Float64Array; last: number; headline: MutableHeadline | undefined; continued: boolean }[];
+  readonly parts: readonly { builder: BuilderPart; ids: Float64Array; last: number; headline: MutableHeadline | undefined; continued: boolean; facts: ContextFacts }[];
 }
 
 /** Ids below this go in the bitset (128 KiB at most); larger ids, rare, in a Set. */

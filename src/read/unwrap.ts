@@ -56,9 +56,12 @@ function isHeaderAt(line: string, i: number): boolean {
   return line.startsWith('[', j + 1) || line.startsWith('gp=', j + 1);
 }
 
-/** Space, tab, `:`, `]`, `|`, `>` end a log prefix; `^\` is a terminal's echo of Ctrl+\. */
+/**
+ * Space, tab, `:`, `]`, `|`, `>` end a log prefix; `^\` is a terminal's echo of Ctrl+\; a backtick
+ * opens markdown inline code around a pasted headline.
+ */
 function isSeparator(c: number): boolean {
-  return c === 32 || c === 9 || c === 58 || c === 93 || c === 124 || c === 62 || c === 92;
+  return c === 32 || c === 9 || c === 58 || c === 93 || c === 124 || c === 62 || c === 92 || c === 96;
 }
 
 const MONTHS = /^(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|Mon|Tue|Wed|Thu|Fri|Sat|Sun)$/;
@@ -96,6 +99,9 @@ export function unescapeMarkdown(line: string): string {
   return s;
 }
 
+/** A `testing` log decoration (`    file_test.go:12: `, `\tfile.go:12: `) and its indentation. */
+const TEST_LOG = /^([ \t]*)[\w.-]+\.go:\d+: /;
+
 /** Longest prefix learned: kubectl, journald and logger headers are far shorter. */
 export const MAX_PREFIX = 256;
 
@@ -124,7 +130,10 @@ export class Unwrapper {
       this.re = undefined;
       return;
     }
-    this.re = generalizePrefix(prefix);
+    // `    x_test.go:144: leaktest: leaked goroutine: goroutine 56 [chan receive]:`: the testing
+    // package indents the next lines of a t.Log message one level deeper instead of repeating the prefix.
+    const log = TEST_LOG.exec(prefix);
+    this.re = log ? new RegExp(`^${log[1]}(?:    |\t)`) : generalizePrefix(prefix);
     this.confirmed = false;
     this.misses = 0;
   }

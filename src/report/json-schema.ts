@@ -73,6 +73,16 @@ export const reportJsonSchema = {
         profile: { enum: ['goroutine', 'goroutineleak'] },
         capturedAt: str,
         headline: object({ kind: str, message: str, lines: strings }, ['kind', 'message', 'lines']),
+        context: object(
+          {
+            kind: { enum: ['test-timeout', 'leak-report', 'deadlock', 'synctest-deadlock', 'signal', 'crash', 'profile'] },
+            summary: str,
+            checker: str,
+            timeoutSeconds: { type: 'number', minimum: 0 },
+            tests: strings,
+          },
+          ['kind', 'summary'],
+        ),
         total: nat,
         declaredTotal: nat,
         truncated: bool,

@@ -66,6 +66,10 @@ function snapshot(a: Analysis, opts: RenderOptions): J {
     ['profile', s.profile],
     ['capturedAt', s.capturedAt],
     ['headline', s.headline ? { kind: s.headline.kind, message: s.headline.message, lines: [...s.headline.lines] } : undefined],
+    ['context', s.context ? obj([
+      ['kind', s.context.kind], ['summary', s.context.summary], ['checker', s.context.checker],
+      ['timeoutSeconds', s.context.timeoutSeconds], ['tests', s.context.tests ? [...s.context.tests] : undefined],
+    ]) : undefined],
     ['total', a.total],
     ['declaredTotal', s.declaredTotal],
     ['truncated', s.truncated],

@@ -8,7 +8,7 @@ import type { Finding } from '../rules/types.js';
 import { code, fenced, md, mdProse, mdTable } from './markdown-kit.js';
 import {
   fileLine, fmtDelta, fmtDuration, fmtGrowth, fmtInt, fmtP, fmtRate, fmtShare, fmtWait, plural, selectGroups, shortFunc,
-  shortSite, siteOf, snapshotKind, sortFindings, topN, waitColumn,
+  shortSite, siteOf, snapshotTitle, sortFindings, topN, waitColumn,
 } from './text.js';
 import type { RenderOptions, ReportInput } from './types.js';
 
@@ -80,7 +80,7 @@ function details(f: Finding): string {
 function snapshot(a: Analysis, opts: RenderOptions): string {
   const s = a.snapshot;
   const out = [`### ${code(s.source)}${s.index > 0 ? ` snapshot ${s.index + 1}` : ''}`];
-  const facts = [`${plural(a.total, 'goroutine')} in ${plural(a.groups.length, 'group')}`, snapshotKind(s)];
+  const facts = [`${plural(a.total, 'goroutine')} in ${plural(a.groups.length, 'group')}`, snapshotTitle(s, md)];
   if (s.capturedAt) facts.push(`captured ${md(s.capturedAt)}`);
   out.push(facts.join(' · '));
   if (s.headline) out.push(`**${md(s.headline.message)}**`);

@@ -9,7 +9,7 @@ import type { Finding } from '../rules/types.js';
 import { clip, indent, PLAIN, table } from './table-kit.js';
 import { diffSection, gateSection, trendSection } from './table-compare.js';
 import {
-  fileLine, fmtInt, fmtShare, fmtWait, oneLine, plural, prose, selectGroups, shortFunc, shortSite, siteOf, snapshotKind, sortFindings,
+  fileLine, fmtInt, fmtShare, fmtWait, oneLine, plural, prose, selectGroups, shortFunc, shortSite, siteOf, snapshotTitle, sortFindings,
   topN, waitColumn,
 } from './text.js';
 import type { Palette, RenderOptions, ReportInput } from './types.js';
@@ -70,7 +70,7 @@ export function snapshotSection(a: Analysis, opts: RenderOptions, p: Palette): s
   const s = a.snapshot;
   const out: string[] = [];
   const name = oneLine(s.index > 0 ? `${s.source} (snapshot ${s.index + 1})` : s.source);
-  out.push(p.bold(name) + p.dim(`  ${snapshotKind(s)}${s.capturedAt ? `, captured ${s.capturedAt}` : ''}`));
+  out.push(p.bold(name) + p.dim(`  ${snapshotTitle(s)}${s.capturedAt ? `, captured ${s.capturedAt}` : ''}`));
   if (s.headline) out.push(p.error(oneLine(s.headline.message)));
   const declared = s.declaredTotal !== undefined && s.declaredTotal !== s.total ? ` (the dump states ${fmtInt(s.declaredTotal)})` : '';
   out.push(`Total: ${plural(a.total, 'goroutine')} in ${plural(a.groups.length, 'group')}${declared}`);

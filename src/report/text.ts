@@ -3,6 +3,7 @@
  * selection of groups a report shows. Nothing here reads the host: output depends on the input only.
  */
 import type { AnalyzedGroup, SiteFrame } from '../analyze/types.js';
+import type { DumpContext } from '../model/dump.js';
 import type { Finding, Severity } from '../rules/types.js';
 import type { PathMapping, RenderOptions } from './types.js';
 
@@ -195,6 +196,24 @@ export function snapshotKind(s: {
   if (s.format === 'pprof') return `${profile} profile (debug=0)`;
   if (s.format === 'debug1') return `${profile} profile (debug=1)`;
   return profile === 'goroutineleak' ? 'goroutineleak dump (debug=2)' : 'goroutine dump (debug=2)';
+}
+
+/**
+ * The context summary of a snapshot where it says more than `snapshotKind` and the headline: what a
+ * test timeout was running, which leak checker reported, in which test a deadlock happened. undefined
+ * for profiles, crashes and signal dumps (the headline tells those) and a deadlock outside any test.
+ */
+export function contextNote(s: { readonly context?: DumpContext }): string | undefined {
+  const c = s.context;
+  if (!c || c.kind === 'profile' || c.kind === 'crash' || c.kind === 'signal') return undefined;
+  if (c.kind === 'deadlock' && !c.tests?.length) return undefined;
+  return c.summary;
+}
+
+/** What a snapshot is, for section headers: its context summary where it says more, else its kind. */
+export function snapshotTitle(s: Parameters<typeof snapshotKind>[0] & { readonly context?: DumpContext }, escape = (t: string) => t): string {
+  const note = contextNote(s);
+  return note === undefined ? snapshotKind(s) : escape(note);
 }
 
 /**

@@ -22,7 +22,7 @@ export function corpusFiles(): string[] {
   for (const dir of readdirSync(CORPUS)) {
     const p = join(CORPUS, dir);
     if (!statSync(p).isDirectory()) continue;
-    // A folder's README.md describes its dumps; it is not one.
+    // A folder's README.md (tests/) describes its dumps; it is none.
     for (const f of readdirSync(p)) if (f !== 'README.md') out.push(`${dir}/${f}`);
   }
   return out.sort();
