@@ -168,7 +168,6 @@ export function waitGraph(
     const g = snapshot.groups[d.group];
     const ag = byMember.get(d.group);
     if (g === undefined || ag === undefined) continue;
-    if (g.frames.length === 0) continue;
     const call = blockingCall(g);
     if (call === undefined) continue;
     const frames = waitFrames(d, g, origins);
@@ -183,7 +182,8 @@ export function waitGraph(
   for (const { d, g, ag, call, frames } of pending) {
     let site = call.last + 1;
     while (site < frames.length && frames[site].origin !== 'user' && frames[site].origin !== 'dependency') site++;
-    if (site >= frames.length) site = Math.min(call.last + 1, frames.length - 1);
+    // No frame of the program's: the frame above the wait (a stack cut short may have none at all).
+    if (site >= frames.length) site = Math.max(0, Math.min(call.last + 1, frames.length - 1));
     const object = waitObject(d, frames, call, site, addresses);
     const w: Waiter = { detail: d, group: ag, readGroup: g, on: call.on, site, frames, ...(object ? { object } : {}) };
     waiters.push(w);

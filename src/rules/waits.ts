@@ -71,13 +71,20 @@ const HARNESS = /^testing\.|^runtime\/pprof\.|^os\/signal\./;
 
 export function isHarness(w: Waiter): boolean {
   const f = w.frames[w.site]?.frame;
-  if (!f) return true;
   // A stack cut short before any frame of the program's (a pasted excerpt): unknown, not harness.
-  if (w.readGroup.partial && w.frames.every((x) => x.origin === 'runtime' || x.origin === 'stdlib') && !HARNESS.test(f.func)) return false;
+  if (cutShort(w) && w.frames.every((x) => (x.origin === 'runtime' || x.origin === 'stdlib') && !HARNESS.test(x.frame.func))) return false;
+  if (!f) return true;
   if (HARNESS.test(f.func) || f.file.endsWith('_testmain.go') || w.frames[w.site].origin !== 'user') return true;
   // Blocked inside the harness on behalf of the test (`t.Parallel()`, `t.Run`): it waits for other tests.
   for (let i = 0; i < w.site; i++) if (HARNESS.test(w.frames[i].frame.func)) return true;
   return false;
+}
+
+/** The stack does not reach the goroutine's start: marked partial, or no `created by` and no entry frame. */
+function cutShort(w: Waiter): boolean {
+  if (w.readGroup.partial || w.frames.length === 0) return true;
+  const last = w.frames[w.frames.length - 1].frame.func;
+  return w.readGroup.creator === undefined && last !== 'main.main' && last !== 'runtime.goexit' && last !== 'runtime.main';
 }
 
 /**
@@ -99,7 +106,10 @@ export function atEntry(w: Waiter): boolean {
 
 function ownText(w: Waiter, i = w.site): string {
   const f = w.frames[i]?.frame;
-  return f ? `${shortFunc(f.func)} (${siteText(f)})` : 'an unknown site';
+  if (!f) return 'a stack cut off before its first frame';
+  return cutShort(w) && w.frames.every((x) => x.origin !== 'user')
+    ? `${shortFunc(f.func)} (${siteText(f)}; the stack is cut off before the program's own frames)`
+    : `${shortFunc(f.func)} (${siteText(f)})`;
 }
 
 export function where(w: Waiter, i = w.site): string {
