@@ -46,9 +46,9 @@ const CASES = {
   'session-evict-double-lock': {
     taxonomy: 'resource/double-lock', verdict: 'deadlock',
     description: 'evictExpired(tbl, ...) holds tbl.mu and calls touch(tbl, ...), a plain function that locks tbl.mu again: self-deadlock through a function taking the object as its argument.',
-    stuck: [['touch', 'touch', 'lock', 'tbl.mu is not the first field of *table (offset 0x28: name string, capacity int, hits uint64 come first); evictExpired (caller frame) holds it']],
+    stuck: [['touch', 'touch', 'lock', 'tbl.mu is not the first field of *table (offset 0x20: name string, capacity int, hits uint64 come first); evictExpired (caller frame) holds it']],
     consequences: [['', 'TestEvictKeepsAdmins', 'the test waits on its done channel (chan receive)'], RUNNER],
-    notes: 'The mutex address in sync.(*Mutex).lockSlow is the *table argument + 0x28.',
+    notes: 'The mutex address in sync.(*Mutex).lockSlow is the *table argument + 0x20.',
   },
   'inventory-move-abba': {
     taxonomy: 'resource/abba', verdict: 'deadlock',
@@ -218,7 +218,7 @@ const CASES = {
     description: 'Collect holds a.mu and waits for the scrapers; each scraper sends on an unbuffered channel drained by a goroutine that locks a.mu per sample: lock -> WaitGroup -> channel -> lock.',
     stuck: [
       ['collect', '(*Aggregator).Collect', 'wg', 'holds a.mu'],
-      ['scrape', 'scrape', 'send', 'one scraper per source still sending (one is already received by drain)'],
+      ['scrape', 'scrape', 'send', 'every scraper (one per source) blocked in a send; drain already holds one received sample'],
       ['drain', 'drain', 'lock', 'the receiver, holding one sample, waits for a.mu'],
     ],
     consequences: [RUNNER],
