@@ -206,6 +206,8 @@ function waitObject(
   if (seen !== undefined && seen.exact) {
     return { addr: seen.value, base: baseOf(seen.value, addresses), identity: 'seen', ...(ownerType ? { ownerType } : {}) };
   }
+  // A channel is not a field of the receiver in any way the dump shows: only its printed address counts.
+  if (call.on === 'chan-send' || call.on === 'chan-receive') return undefined;
   // The lock (or Cond, WaitGroup) is a field of the receiver of the method that called it.
   if (ownerType !== undefined && isMethod(siteFunc)) {
     const r = firstWord(d, frames, site);

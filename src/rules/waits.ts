@@ -204,15 +204,17 @@ function findPatterns(a: Analysis): WaitPatterns {
   for (const c of cycles) pile(c.members[0].waiter, c.members.map((m) => m.waiter.object!));
   for (const h of held) for (const q of h.queued) used.add(q);
 
-  const stuck = findStuck(waiters, used, context, maxMinutes);
+  const stuck = findStuck(waiters, used, context, maxMinutes, idx);
   // Parents waiting for a stuck child (the test goroutine on `<-done`, main in wg.Wait) are consequences.
   const roots = new Set<Waiter>([...used, ...stuck.map((s) => s.waiter)]);
   const stuckFinal: StuckWait[] = [];
+  const waitedOn = new Set<Waiter>();
   for (const s of stuck) {
     const waitsForKids = s.waiter.on === 'waitgroup' || s.waiter.on === 'chan-receive' || s.waiter.on === 'select' || s.waiter.on === 'cond';
-    const kids = waitsForKids ? childrenOf(s.waiter, waiters).filter((c) => roots.has(c) && c !== s.waiter && !atEntry(c)) : [];
+    const kids = waitsForKids ? childrenOf(s.waiter, waiters).filter((c) => roots.has(c) && c !== s.waiter) : [];
     if (kids.length > 0) {
       for (const k of kids) {
+        waitedOn.add(k);
         const root = rootWaiter(k, selfLocks, cycles, held);
         consequences.set(root, [...(consequences.get(root) ?? []), s.waiter]);
       }
@@ -220,9 +222,13 @@ function findPatterns(a: Analysis): WaitPatterns {
     }
     stuckFinal.push(s);
   }
-  // Idle-looking loops are suspects only when nothing stronger explains the hang.
-  const strong = stuckFinal.filter((s) => !atEntry(s.waiter));
-  const final = strong.length > 0 || used.size > 0 ? strong : provenStuck(context) || context === 'leak-report' ? stuckFinal : [];
+  // Idle-looking loops are suspects when another goroutine waits for them, or when nothing stronger
+  // explains the hang and the test (or a runtime proof, or a leak checker) points at them.
+  const strong = stuckFinal.filter((s) => !atEntry(s.waiter) || waitedOn.has(s.waiter));
+  const final =
+    strong.length > 0 || used.size > 0 ? strong
+      : provenStuck(context) || context === 'leak-report' ? stuckFinal
+        : stuckFinal.filter((s) => s.waiter.readGroup.creator?.file.endsWith('_test.go'));
   return { context, selfLocks, cycles, held, stuck: final, consequences };
 }
 
@@ -415,7 +421,26 @@ export function childrenOf(p: Waiter, waiters: readonly Waiter[]): Waiter[] {
   return waiters.filter((c) => c !== p && c.readGroup.creator !== undefined && funcs.has(c.readGroup.creator.func));
 }
 
-function findStuck(waiters: readonly Waiter[], used: ReadonlySet<Waiter>, context: DumpContextKind, maxMinutes: number): StuckWait[] {
+/**
+ * The object `w` waits on (a channel, a Cond) is referenced by no other goroutine, except others
+ * waiting on it the same way: nobody alive can complete the operation. Needs a printed address.
+ */
+function orphaned(w: Waiter, idx: RefIndex): string | undefined {
+  const o = w.object;
+  if (!o || o.identity === 'type' || (w.on !== 'chan-send' && w.on !== 'chan-receive' && w.on !== 'cond')) return undefined;
+  const others = referencing(idx, o).filter((x) => x !== w && !(x.on === w.on && x.object !== undefined && sameObject(x.object, o)));
+  if (others.length > 0) return undefined;
+  const what = w.on === 'cond' ? 'condition variable' : 'channel';
+  return `no other goroutine references the ${what} ${hex(o.addr)} (${o.identity === 'seen' ? 'its address is printed in the wait' : 'the receiver it belongs to'}): nobody alive can ${w.on === 'chan-send' ? 'receive from' : w.on === 'chan-receive' ? 'send on or close' : 'signal'} it`;
+}
+
+function findStuck(
+  waiters: readonly Waiter[],
+  used: ReadonlySet<Waiter>,
+  context: DumpContextKind,
+  maxMinutes: number,
+  idx: RefIndex,
+): StuckWait[] {
   const out: StuckWait[] = [];
   for (const w of waiters) {
     if (used.has(w)) continue;
@@ -428,7 +453,7 @@ function findStuck(waiters: readonly Waiter[], used: ReadonlySet<Waiter>, contex
               : context === 'leak-report' && LEFTOVER.has(w.group.waitKind) ? 'leftover' : undefined;
     if (!kind || isHarness(w)) continue;
     if (w.group.flags.leaked) continue; // the goroutineleak rule says it with certainty
-    const why = stuckReason(w, kind, context, maxMinutes);
+    const why = stuckReason(w, kind, context, maxMinutes, orphaned(w, idx), kind === 'waitgroup' && childrenOf(w, waiters).length === 0);
     if (!why) continue;
     const counterparts: Waiter[] = [];
     if (kind === 'waitgroup') {
@@ -445,13 +470,32 @@ function findStuck(waiters: readonly Waiter[], used: ReadonlySet<Waiter>, contex
   return out;
 }
 
-function stuckReason(w: Waiter, kind: StuckWait['kind'], context: DumpContextKind, maxMinutes: number): string | undefined {
+function stuckReason(
+  w: Waiter,
+  kind: StuckWait['kind'],
+  context: DumpContextKind,
+  maxMinutes: number,
+  orphan: string | undefined,
+  noChildren: boolean,
+): string | undefined {
   const m = w.detail.waitMinutes ?? 0;
-  if (provenStuck(context) || suspectsAll(context)) return contextPhrase(context) + (m > 0 ? `; it has waited ${m} minute${m === 1 ? '' : 's'}` : '');
+  if (provenStuck(context) || suspectsAll(context)) {
+    return contextPhrase(context) + (m > 0 ? `; it has waited ${m} minute${m === 1 ? '' : 's'}` : '') + (orphan ? `; ${orphan}` : '');
+  }
   // Locks are never idle: a minute in Lock is stuck whatever the dump.
   if (kind === 'lock' && m >= 1) return `it has waited ${m} minute${m === 1 ? '' : 's'} for a lock, and a lock is never held that long by healthy code`;
   if (kind === 'cond' && m >= 1) return `it has waited ${m} minute${m === 1 ? '' : 's'} on a condition variable`;
-  if (context === 'signal' && m >= 1 && m >= maxMinutes) return `${contextPhrase(context)}, and it has waited ${m} minutes, as long as the oldest goroutines`;
+  // A signal dump is how a hung process is inspected: a wait inside a call (not an idle loop) as old
+  // as the oldest goroutines is a suspect.
+  // A signal dump is how a hung process is inspected: a wait inside a call (not an idle loop) as old
+  // as the oldest goroutines, or on an object nobody else alive can reach, is a suspect.
+  if (context === 'signal') {
+    if (m >= 1 && m >= maxMinutes && !(kind === 'channel' && atEntry(w))) {
+      return `${contextPhrase(context)}, and it has waited ${m} minutes, as long as the oldest goroutines`;
+    }
+    if (orphan) return `${contextPhrase(context)}, and ${orphan}`;
+    if (noChildren && w.detail.createdBy !== undefined) return `${contextPhrase(context)}, and no goroutine it started is alive to call Done`;
+  }
   return undefined;
 }
 
