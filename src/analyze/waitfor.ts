@@ -25,6 +25,14 @@ interface BlockingCall {
   readonly on: WaitOn;
   /** Frame index of the call whose first word is the object (or -1). */
   readonly argFrame: number;
+  /**
+   * Frame index of the runtime call whose first word is the object's semaphore (or -1), and how far
+   * that semaphore lies into the object: `semacquire1(&rw.readerSem)` is the RWMutex + 12. Crash-style
+   * tracebacks (SIGQUIT, GOTRACEBACK=system) print these frames, often exact where the sync frame's
+   * own argument is not.
+   */
+  readonly semaFrame: number;
+  readonly semaOffset: number;
   /** Outermost sync/runtime frame of the wait: the site is just above it. */
   readonly last: number;
 }
@@ -33,9 +41,16 @@ function blockingCall(g: Group): BlockingCall | undefined {
   const fr = g.frames;
   let on: WaitOn | undefined;
   let argFrame = -1;
+  let semaFrame = -1;
+  let lockSlow = false;
   let i = 0;
   for (; i < fr.length && SYNC_OR_RUNTIME.test(fr[i].func); i++) {
     const f = fr[i].func;
+    if (SEMA_FUNCS.has(f)) {
+      if (semaFrame < 0) semaFrame = i;
+      continue;
+    }
+    if (f.endsWith('.lockSlow')) lockSlow = true;
     switch (f) {
       case 'sync.(*Mutex).lockSlow':
       case 'sync.(*Mutex).Lock':
@@ -107,7 +122,35 @@ function blockingCall(g: Group): BlockingCall | undefined {
         on = 'other';
     }
   }
-  return { on, argFrame, last: i - 1 };
+  return { on, argFrame, last: i - 1, semaFrame, semaOffset: semaOffset(on, lockSlow, fr.slice(0, i).some((x) => x.func === 'sync.(*RWMutex).Lock')) };
+}
+
+/** Runtime calls whose first word is a semaphore inside a sync object. */
+const SEMA_FUNCS = new Set([
+  'runtime.semacquire1', 'sync.runtime_SemacquireMutex', 'sync.runtime_SemacquireRWMutexR', 'sync.runtime_SemacquireRWMutex',
+  'sync.runtime_Semacquire', 'sync.runtime_SemacquireWaitGroup', 'sync.runtime_notifyListWait',
+]);
+
+/**
+ * Where the semaphore lies in its object on 64-bit platforms (the layouts of sync's types have not
+ * moved since Go 1.9), told by the sync frames above it (the runtime call differs between versions):
+ * Mutex.sema +4 (in `lockSlow`); RWMutex.writerSem +8 (a writer waiting for readers), readerSem +12;
+ * WaitGroup's semaphore +8 (after its 64-bit state); Cond.notify +16 (after its Locker interface).
+ * -1: unknown.
+ */
+function semaOffset(on: WaitOn | undefined, lockSlow: boolean, rwLock: boolean): number {
+  switch (on) {
+    case 'rlock':
+      return 12;
+    case 'lock':
+      return lockSlow ? 4 : rwLock ? 8 : -1;
+    case 'waitgroup':
+      return 8;
+    case 'cond':
+      return 16;
+    default:
+      return -1;
+  }
 }
 
 /** Receiver type of a method, `pkg.(*T).m` → `pkg.T`, for closures of methods too. */
@@ -205,6 +248,11 @@ function waitObject(
   const seen = firstWord(d, frames, call.argFrame);
   if (seen !== undefined && seen.exact) {
     return { addr: seen.value, base: baseOf(seen.value, addresses), identity: 'seen', ...(ownerType ? { ownerType } : {}) };
+  }
+  const sema = call.semaOffset >= 0 ? firstWord(d, frames, call.semaFrame) : undefined;
+  if (sema !== undefined && sema.exact && sema.value > call.semaOffset) {
+    const addr = sema.value - call.semaOffset;
+    return { addr, base: baseOf(addr, addresses), identity: 'seen', ...(ownerType ? { ownerType } : {}) };
   }
   // A channel is not a field of the receiver in any way the dump shows: only its printed address counts.
   if (call.on === 'chan-send' || call.on === 'chan-receive') return undefined;

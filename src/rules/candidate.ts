@@ -33,6 +33,13 @@ export interface Candidate {
   readonly confidence?: Finding['confidence'];
   readonly goroutines?: number;
   readonly location?: Finding['location'];
+  /**
+   * Read from the wait-for graph (frame arguments, who created whom): it claims its groups before a
+   * rule that only matched stack shapes does, at equal severity.
+   */
+  readonly precise?: boolean;
+  /** Its `related` groups are part of what it explains (a cycle's other links): no other finding roots there. */
+  readonly claimsRelated?: boolean;
   readonly stack?: SiteFrame[];
 }
 

@@ -182,7 +182,8 @@ function better(a: Candidate & { severity: Severity }, b: Candidate & { severity
 
 /** Most severe first; a group named as root or consequence of a finding is not the root of another. */
 function dedupe<C extends Candidate & { severity: Severity }>(cands: C[]): C[] {
-  const sorted = [...cands.filter((c) => !c.rule.fallback).sort(order), ...cands.filter((c) => c.rule.fallback).sort(order)];
+  const claimOrder = (a: C, b: C) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || (b.precise ? 1 : 0) - (a.precise ? 1 : 0) || order(a, b);
+  const sorted = [...cands.filter((c) => !c.rule.fallback).sort(claimOrder), ...cands.filter((c) => c.rule.fallback).sort(claimOrder)];
   const claimed = new Set<string>();
   const out: C[] = [];
   for (const c of sorted) {
@@ -205,7 +206,7 @@ function dedupe<C extends Candidate & { severity: Severity }>(cands: C[]): C[] {
       companions: c.companions?.filter(keep),
     };
     for (const g of [next.root!, ...next.roots, ...next.consequences, ...(next.companions ?? [])]) claimed.add(g.id);
-    if (c.rule.aggregate) for (const g of next.related) claimed.add(g.id);
+    if (c.rule.aggregate || c.claimsRelated) for (const g of next.related) claimed.add(g.id);
     out.push(next);
   }
   return out.sort(order);

@@ -37,6 +37,8 @@ export interface HeldLock {
   readonly frame: WaitFrame;
   readonly object: WaitObject;
   readonly queued: readonly Waiter[];
+  /** What the blocked goroutine waits for, when the dump shows it: the parked goroutines a WaitGroup counts. */
+  readonly waitsFor: readonly Waiter[];
   readonly confidence: Confidence;
   readonly how: string;
 }
@@ -65,6 +67,8 @@ export interface WaitPatterns {
 }
 
 const LOCKS = new Set(['lock', 'rlock']);
+/** A goroutine of the program in one of these is making progress. */
+const PROGRESS = new Set(['running', 'runnable', 'sleep', 'io', 'syscall']);
 const LEFTOVER = new Set(['io', 'sleep', 'syscall', 'semaphore', 'unknown']);
 /** The test harness: goroutines here wait for tests, they never are the bug. */
 const HARNESS = /^testing\.|^runtime\/pprof\.|^os\/signal\./;
@@ -211,7 +215,9 @@ function findPatterns(a: Analysis): WaitPatterns {
   const waitedOn = new Set<Waiter>();
   for (const s of stuck) {
     const waitsForKids = s.waiter.on === 'waitgroup' || s.waiter.on === 'chan-receive' || s.waiter.on === 'select' || s.waiter.on === 'cond';
-    const kids = waitsForKids ? childrenOf(s.waiter, waiters).filter((c) => roots.has(c) && c !== s.waiter) : [];
+    const kids = waitsForKids
+      ? [...new Set([...childrenOf(s.waiter, waiters), ...(s.kind === 'waitgroup' ? s.stuckCounterparts : [])])].filter((c) => roots.has(c) && c !== s.waiter)
+      : [];
     if (kids.length > 0) {
       for (const k of kids) {
         waitedOn.add(k);
@@ -221,6 +227,16 @@ function findPatterns(a: Analysis): WaitPatterns {
       continue;
     }
     stuckFinal.push(s);
+  }
+  // A test body waiting (receive, select, Wait) while other suspects exist waits for them: before Go
+  // 1.21 nothing links it to goroutines started by a helper that has returned (`Boot` → workers).
+  const others = (x: StuckWait) => [...used].some((u) => !testBody(u)) || stuckFinal.some((y) => y !== x && !testBody(y.waiter));
+  for (const s of [...stuckFinal]) {
+    if (!testBody(s.waiter) || !WAITS_FOR_OTHERS.has(s.waiter.on) || !others(s)) continue;
+    const root = stuckFinal.find((y) => y !== s && !testBody(y.waiter))?.waiter ?? [...used].find((u) => !testBody(u))!;
+    const r = rootWaiter(root, selfLocks, cycles, held);
+    consequences.set(r, [...(consequences.get(r) ?? []), s.waiter]);
+    stuckFinal.splice(stuckFinal.indexOf(s), 1);
   }
   // Idle-looking loops are suspects when another goroutine waits for them, or when nothing stronger
   // explains the hang and the test (or a runtime proof, or a leak checker) points at them.
@@ -268,10 +284,14 @@ function findSelfLocks(waiters: readonly Waiter[], locks: readonly Waiter[], con
     let how: string;
     if (o.identity !== 'type') {
       holder = callersReferencing(w, o);
+      if (!holder && w.on === 'rlock') holder = onlyReader(w, locks, waiters);
       if (!holder) continue;
       if (otherReferences(o, w, idx).some((x) => !LOCKS.has(x.on))) continue;
-      confidence = o.identity === 'seen' ? 'high' : 'medium';
-      how = `the caller ${shortFunc(holder.frame.func)} (${siteText(holder.frame)}) works on the same object ${hex(o.base)} (${identityText(o)})`;
+      const tied = references(holder, o);
+      confidence = !tied ? 'medium' : o.identity === 'seen' ? 'high' : 'medium';
+      how = tied
+        ? `the caller ${shortFunc(holder.frame.func)} (${siteText(holder.frame)}) works on the same object ${hex(o.base)} (${identityText(o)})`
+        : `a writer waits for the readers of ${hex(o.base)} to leave, and no other goroutine of ${shortFunc(holder.frame.pkg)} is alive to hold a read lock: the caller ${shortFunc(holder.frame.func)} (${siteText(holder.frame)}) holds it (inferred)`;
     } else {
       // Only the type: a caller that is a method of the same type, and nobody else in such a method.
       if (!small) continue;
@@ -288,6 +308,25 @@ function findSelfLocks(waiters: readonly Waiter[], locks: readonly Waiter[], con
     out.push({ waiter: w, holder, writers, confidence, how });
   }
   return out;
+}
+
+/**
+ * A writer is queued on the RWMutex `r` read-waits for, and no other goroutine of the program could
+ * be holding a read lock of it (none is in `r`'s package outside the waits on it): the read lock the
+ * writer waits out is `r`'s own, taken by a caller. Returns that caller's frame (closures capture the
+ * mutex, so no address ties them: this is inferred from who is alive).
+ */
+function onlyReader(r: Waiter, locks: readonly Waiter[], waiters: readonly Waiter[]): WaitFrame | undefined {
+  const o = r.object!;
+  const writers = locks.filter((x) => x !== r && x.on === 'lock' && sameObject(x.object!, o));
+  if (!writers.length) return undefined;
+  const pkg = r.frames[r.site]?.frame.pkg;
+  if (!pkg) return undefined;
+  const onX = new Set([r, ...locks.filter((x) => sameObject(x.object!, o))]);
+  const others = waiters.filter((x) => !onX.has(x) && x.frames.some((f) => f.frame.pkg === pkg && f.origin === 'user'));
+  if (others.length) return undefined;
+  for (let i = r.site + 1; i < r.frames.length; i++) if (r.frames[i].frame.pkg === pkg) return r.frames[i];
+  return undefined;
 }
 
 function stuckByTime(w: Waiter): boolean {
@@ -403,6 +442,7 @@ function findHeld(
         frame: e.frame,
         object: e.object,
         queued: e.queued,
+        waitsFor: b.on === 'waitgroup' ? childrenOf(b, waiters).filter((c) => c.on !== 'other' && !PROGRESS.has(c.group.waitKind) && !e.queued.includes(c)) : [],
         confidence: typed ? 'low' : 'medium',
         how: typed
           ? `${shortFunc(e.frame.frame.func)} (${siteText(e.frame.frame)}) is a method of ${shortFunc(e.object.ownerType!)}, whose lock the others wait for (no exact address printed: inferred from types)`
@@ -411,6 +451,13 @@ function findHeld(
     }
   }
   return out;
+}
+
+const WAITS_FOR_OTHERS = new Set(['chan-receive', 'select', 'waitgroup', 'cond']);
+
+/** The goroutine of a test function (`TestX` run by `testing.tRunner`). */
+function testBody(w: Waiter): boolean {
+  return w.frames.some((f, i) => i >= w.site && f.frame.func === 'testing.tRunner');
 }
 
 /** Goroutines started by `p`: `created by … in goroutine <p>` (Go 1.21+), else by a function on its stack. */
@@ -434,6 +481,15 @@ function orphaned(w: Waiter, idx: RefIndex): string | undefined {
   return `no other goroutine references the ${what} ${hex(o.addr)} (${o.identity === 'seen' ? 'its address is printed in the wait' : 'the receiver it belongs to'}): nobody alive can ${w.on === 'chan-send' ? 'receive from' : w.on === 'chan-receive' ? 'send on or close' : 'signal'} it`;
 }
 
+/** A WaitGroup waiter whose struct is shared only with goroutines that are parked (nothing runs). */
+function blockedChildren(w: Waiter, kind: StuckWait['kind'], waiters: readonly Waiter[], idx: RefIndex): string | undefined {
+  if (kind !== 'waitgroup' || !w.object || w.object.identity === 'type') return undefined;
+  const sharing = referencing(idx, w.object).filter((x) => x !== w);
+  if (!sharing.length || sharing.some((x) => x.on === 'other')) return undefined;
+  void waiters;
+  return `the goroutines that work on the same object (${hex(w.object.base)}) are all parked (${[...new Set(sharing.map((x) => x.readGroup.state || x.on))].join(', ')}), so none of them can call Done`;
+}
+
 function findStuck(
   waiters: readonly Waiter[],
   used: ReadonlySet<Waiter>,
@@ -442,6 +498,9 @@ function findStuck(
   idx: RefIndex,
 ): StuckWait[] {
   const out: StuckWait[] = [];
+  // Absence of a counterpart is evidence only while nothing of the program runs: a busy goroutine may
+  // hold a channel in a closure or an inlined frame, where no argument shows it.
+  const quiet = !waiters.some((w) => PROGRESS.has(w.group.waitKind) && w.frames.some((f) => f.origin === 'user'));
   for (const w of waiters) {
     if (used.has(w)) continue;
     const kind: StuckWait['kind'] | undefined =
@@ -453,11 +512,18 @@ function findStuck(
               : context === 'leak-report' && LEFTOVER.has(w.group.waitKind) ? 'leftover' : undefined;
     if (!kind || isHarness(w)) continue;
     if (w.group.flags.leaked) continue; // the goroutineleak rule says it with certainty
-    const why = stuckReason(w, kind, context, maxMinutes, orphaned(w, idx), kind === 'waitgroup' && childrenOf(w, waiters).length === 0);
+    const why = stuckReason(w, kind, context, maxMinutes, quiet ? orphaned(w, idx) ?? blockedChildren(w, kind, waiters, idx) : undefined, quiet && kind === 'waitgroup' && childrenOf(w, waiters).length === 0);
     if (!why) continue;
     const counterparts: Waiter[] = [];
     if (kind === 'waitgroup') {
-      for (const c of childrenOf(w, waiters)) if (c.on !== 'other') counterparts.push(c);
+      // What Wait waits for: goroutines it started, and goroutines that work on the struct holding the
+      // WaitGroup (a server's handlers, started elsewhere), when they are parked themselves.
+      const o = w.object;
+      const sharing = o === undefined ? []
+        : o.identity !== 'type' ? referencing(idx, o).filter((x) => x !== w)
+          // No address: goroutines in methods of the type whose method waits (a server's handlers).
+          : waiters.length <= TYPE_PAIRS_MAX ? waiters.filter((x) => x !== w && x.frames.some((f) => f.origin === 'user' && methodType(f.frame.func) === o.ownerType)) : [];
+      for (const c of new Set([...childrenOf(w, waiters), ...sharing])) if (c.on !== 'other' && !PROGRESS.has(c.group.waitKind)) counterparts.push(c);
     } else if (kind === 'cond' && w.object && w.object.identity !== 'type') {
       const o = w.object;
       for (const x of waiters) if (x !== w && x.on !== 'cond' && x.frames.some((f) => f.index >= x.site && references(f, o))) counterparts.push(x);

@@ -68,6 +68,7 @@ export const selfLockDetector: Detector = {
         : `Goroutine ${w.detail.id} waits in ${lockWord} at ${ownText(w)}${minutes(w)} for ${objectText(o)}, the object its caller ${holderSite} works on. ` +
           `The caller took that lock and has not released it, so the goroutine waits for itself; Go's sync locks are not reentrant.`;
       return candidate(rule, w.group, {
+        precise: true,
         consequences: behind(p, [w], s.writers),
         variant: recursive ? 'recursive-rlock' : undefined,
         severity: severityOf(s.confidence, p, [w]),
@@ -104,6 +105,7 @@ export function lockCycleCandidates(ctx: RuleContext, rule: ResolvedRule): Candi
     const queued = groupsOf(ws.flatMap((w) => p.consequences.get(w) ?? []).filter((x) => x.on === 'lock' || x.on === 'rlock'));
     const sites = [...new Set(ws.map((w) => ownText(w)))];
     return candidate(rule, first, {
+      precise: true,
       roots: rest,
       consequences: pile,
       confidence: CONFIDENCE[c.confidence],
@@ -136,11 +138,18 @@ export const heldLockDetector: Detector = {
       const q = h.queued;
       const state = b.readGroup.state || b.on;
       const headline = `Lock held while blocked: ${ownText(b)} waits [${state}] while ${q.length} goroutine${q.length === 1 ? '' : 's'} queue for its lock at ${[...new Set(q.map((w) => ownText(w)))].join(', ')}`;
+      const kids = h.waitsFor;
       const story =
         `Goroutine ${b.detail.id} is blocked [${state}] at ${ownText(b)}${minutes(b)} inside a critical section of ${objectText(h.object)}, ` +
         `and ${q.map((w) => where(w)).join('; ')} wait${q.length === 1 ? 's' : ''} to lock it. ` +
-        `If the goroutine that should wake it is among those queued (it needs the lock to send, receive, signal or finish), neither side can ever proceed.`;
+        (kids.length
+          ? `It waits for ${kids.length === 1 ? 'a goroutine' : `${kids.length} goroutines`} it started, parked themselves (${[...new Set(kids.map((k) => `${ownText(k)} [${k.readGroup.state || k.on}]`))].join('; ')}): ` +
+            `when what they wait for needs the lock (a receiver queued above), the chain closes into a cycle and nothing can proceed.`
+          : `If the goroutine that should wake it is among those queued (it needs the lock to send, receive, signal or finish), neither side can ever proceed.`);
       return candidate(rule, b.group, {
+        related: groupsOf(kids).filter((g) => g !== b.group),
+        precise: true,
+        claimsRelated: true,
         consequences: groupsOf(q).filter((g) => g !== b.group).concat(behind(p, [b]).filter((g) => !q.some((w) => w.group === g))),
         severity: severityOf(h.confidence, p, [b, ...q]),
         confidence: CONFIDENCE[h.confidence],
@@ -150,6 +159,7 @@ export const heldLockDetector: Detector = {
           `blocked: ${where(b)} [${state}]${minutes(b)}`,
           `holds (inferred): ${h.how}`,
           ...q.map((w) => `queued: ${where(w)} [${w.readGroup.state || w.on}]${minutes(w)}`),
+          ...kids.map((k) => `waits for: ${where(k)} [${k.readGroup.state || k.on}]`),
           ...contextFact(p),
           `confidence: ${h.confidence}`,
         ],
@@ -211,6 +221,7 @@ function stuckCandidates(ctx: RuleContext, rule: ResolvedRule, kinds: ReadonlySe
     const story = `${who.charAt(0).toUpperCase()}${who.slice(1)} ${ids.length === 1 ? 'is' : 'are'} blocked [${state}] at ${ownText(w)}${minutes(w)}: ${s.why}. ${lines.join(' ')}`;
     const confidence = ss.reduce<Confidence>((c, x) => (x.confidence === 'high' ? 'high' : c === 'high' ? c : x.confidence === 'medium' ? 'medium' : c), 'low');
     out.push(candidate(rule, g, {
+      precise: true,
       related: groupsOf(counter).filter((x) => x !== g),
       consequences: behind(p, ss.map((x) => x.waiter)),
       severity: provenStuck(p.context) || (s.kind !== 'channel' && (w.detail.waitMinutes ?? 0) >= 1) ? 'error' : suspectsAll(p.context) || s.kind !== 'channel' ? 'warning' : 'warning',
