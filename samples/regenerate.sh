@@ -185,6 +185,9 @@ case_soak-leak() { soak soak-leak; }
 
 case_soak-healthy() { soak soak-healthy; }
 
+# Optional, not in ALL_CASES (takes minutes): samples/regenerate.sh deadlocks
+case_deadlocks() { "$HERE/deadlocks/regenerate.sh"; }
+
 run_case() {
 	local c="$1"
 	[[ -d "$HERE/$c" ]] || { echo "unknown case $c" >&2; exit 2; }

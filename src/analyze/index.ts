@@ -8,6 +8,7 @@ import { correlate } from './correlate.js';
 import { groupSnapshot, memberWaitKind } from './group.js';
 import { OriginClassifier } from './origin.js';
 import type { Analysis, AnalyzeOptions } from './types.js';
+import { waitGraph } from './waitfor.js';
 
 export function analyze(snapshot: Snapshot, opts: AnalyzeOptions = {}): Analysis {
   const level = opts.level ?? 'exact';
@@ -18,6 +19,7 @@ export function analyze(snapshot: Snapshot, opts: AnalyzeOptions = {}): Analysis
     const k = memberWaitKind(g, snapshot.format);
     byWaitKind[k] = (byWaitKind[k] ?? 0) + g.count;
   }
+  const waits = waitGraph(snapshot, groups, origins);
   return {
     snapshot,
     level,
@@ -25,6 +27,7 @@ export function analyze(snapshot: Snapshot, opts: AnalyzeOptions = {}): Analysis
     groups,
     byWaitKind,
     links: correlate(snapshot, groups),
+    ...(waits ? { waits } : {}),
   };
 }
 
@@ -36,4 +39,6 @@ export {
   OriginClassifier, frameOrigin, packageOfFunc, KNOWN_DEPENDENCIES, KNOWN_HELPERS, STDLIB_ROOTS,
 } from './origin.js';
 export { classifyWait } from '../model/wait.js';
+export { waitGraph, baseOf, references, methodType, FIELD_SPAN } from './waitfor.js';
+export { argWords, hex } from './args.js';
 export type * from './types.js';

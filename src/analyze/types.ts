@@ -2,7 +2,7 @@
  * What the analyze stage adds to a snapshot: groups merged by a normalized signature, each frame's
  * origin, the blocking site in the program's own code, and links between groups.
  */
-import type { Frame, Group, Snapshot, WaitKind } from '../model/dump.js';
+import type { Frame, GoroutineDetail, Group, Snapshot, WaitKind } from '../model/dump.js';
 
 /**
  * How stacks are compared when grouping.
@@ -88,6 +88,8 @@ export interface Analysis {
   /** Goroutines per wait kind. */
   readonly byWaitKind: Readonly<Partial<Record<WaitKind, number>>>;
   readonly links: GroupLink[];
+  /** Who waits on which object, from frame arguments (debug=2 and crash dumps only). */
+  readonly waits?: WaitGraph;
 }
 
 export interface AnalyzeOptions {
@@ -99,4 +101,57 @@ export interface AnalyzeOptions {
   helperPackages?: string[];
   /** Module path(s) of the user's own code, when known: frames under them are always `user`. */
   userModules?: string[];
+}
+
+// The wait-for graph (analyze/waitfor.ts).
+
+/** What a goroutine is blocked on, as far as the wait-for analysis tells objects apart. */
+export type WaitOn = 'lock' | 'rlock' | 'waitgroup' | 'cond' | 'chan-send' | 'chan-receive' | 'select' | 'other';
+
+/** How an object's address was learned. */
+export type Identity =
+  /** Printed as the argument of the sync or runtime call the goroutine is blocked in. */
+  | 'seen'
+  /** The receiver of the method that called Lock/Wait (the lock is one of its fields): inferred. */
+  | 'receiver'
+  /** No exact address: only the receiver type is known (weakest). */
+  | 'type';
+
+export interface WaitObject {
+  /** The address waited on (the mutex, or the receiver struct for `receiver`); 0 for `type`. */
+  readonly addr: number;
+  /** The struct the address lies in: the nearest referenced address at or below it (≤ 256 bytes). */
+  readonly base: number;
+  readonly identity: Identity;
+  /** Receiver type of the method that called the sync function, `pkg.T` (may be undefined). */
+  readonly ownerType?: string;
+}
+
+/** A frame of a detailed goroutine with its origin and exact pointer words. */
+export interface WaitFrame {
+  readonly frame: Frame;
+  readonly index: number;
+  readonly origin: FrameOrigin;
+  /** Exact pointer-like words of its arguments (receiver first for a method). */
+  readonly pointers: readonly number[];
+  /** Inexact words that equal an exact word elsewhere in the same stack. */
+  readonly corroborated: readonly number[];
+}
+
+export interface Waiter {
+  readonly detail: GoroutineDetail;
+  readonly group: AnalyzedGroup;
+  readonly readGroup: Group;
+  readonly on: WaitOn;
+  readonly object?: WaitObject;
+  /** Index in `frames` of the frame in the program's code that made the blocking call. */
+  readonly site: number;
+  readonly frames: readonly WaitFrame[];
+}
+
+export interface WaitGraph {
+  readonly waiters: readonly Waiter[];
+  readonly byId: ReadonlyMap<number, Waiter>;
+  /** Every exact pointer word seen in a frame of the program's code, sorted. */
+  readonly addresses: readonly number[];
 }

@@ -4,10 +4,10 @@
  * grows with distinct stacks, not with goroutines.
  */
 import type {
-  AncestorStack, CreatorLink, Diagnostic, DumpFormat, Frame, Group, GroupFlags, Headline, ProfileKind,
+  AncestorStack, CreatorLink, Diagnostic, DumpFormat, Frame, Group, GoroutineDetail, GroupFlags, Headline, ProfileKind,
   Snapshot, WaitKind,
 } from './dump.js';
-import { MAX_ID_SAMPLE } from './dump.js';
+import { MAX_DETAILED, MAX_ID_SAMPLE } from './dump.js';
 
 /** What a reader knows of one goroutine (or of `count` identical ones). */
 export interface GoroutineRecord {
@@ -26,6 +26,11 @@ export interface GoroutineRecord {
   labels?: Readonly<Record<string, string>>;
   ancestors?: AncestorStack[];
   partial?: boolean;
+  /**
+   * Each frame's printed arguments, aligned with `frames` (see `GoroutineDetail.args`); given by the
+   * traceback reader while the snapshot is under `MAX_DETAILED` goroutines (`SnapshotBuilder.wantsDetail`).
+   */
+  args?: string[];
   /**
    * The frames' part of the group key when the reader already has it (`frameNumber` of each frame
    * followed by ','): the traceback reader keeps it per stack it has seen.
@@ -70,6 +75,8 @@ export interface BuilderPart {
   readonly linkCreators: Float64Array;
   readonly total: number;
   readonly truncated: boolean;
+  /** The part's first goroutines with their arguments (group indexes are the part's own). */
+  readonly details: readonly GoroutineDetail[];
 }
 
 export interface SnapshotHeader {
@@ -143,6 +150,7 @@ export class SnapshotBuilder {
   private readonly idToGroup = new Map<number, number>();
   /** (child group index, creator goroutine id) pairs, resolved once all ids are known. */
   private pendingLinks: number[] = [];
+  private readonly details: GoroutineDetail[] = [];
   private total = 0;
   private truncated = false;
   private lastLine?: number;
@@ -176,6 +184,11 @@ export class SnapshotBuilder {
     return this.total;
   }
 
+  /** The next goroutine's arguments are kept (the first `MAX_DETAILED` of a snapshot). */
+  get wantsDetail(): boolean {
+    return this.details.length < MAX_DETAILED;
+  }
+
   add(g: GoroutineRecord): void {
     const count = g.count ?? 1;
     if (!(count > 0)) return;
@@ -206,11 +219,12 @@ export class SnapshotBuilder {
       if (g.waitMinutes < m.waitMin) m.waitMin = g.waitMinutes;
       if (g.waitMinutes > m.waitMax) m.waitMax = g.waitMinutes;
     }
+    const cid = g.creator?.goroutineId;
     if (g.id !== undefined) {
       if (m.ids.length < MAX_ID_SAMPLE) m.ids.push(g.id);
       this.idToGroup.set(g.id, m.index);
+      if (g.args !== undefined && this.details.length < MAX_DETAILED) this.details.push(detail(g, m.index, g.args, cid));
     }
-    const cid = g.creator?.goroutineId;
     if (cid !== undefined) {
       if (m.creatorIds.size < MAX_ID_SAMPLE) m.creatorIds.add(cid);
       this.pendingLinks.push(m.index, cid);
@@ -306,6 +320,7 @@ export class SnapshotBuilder {
       linkCreators: Float64Array.from(this.pendingLinks.filter((_, i) => i % 2 === 1)),
       total: this.total,
       truncated: this.truncated,
+      details: this.details,
     };
   }
 
@@ -363,6 +378,10 @@ export class SnapshotBuilder {
     for (const w of part.warnings) this.warn(w);
     for (let i = 0; i < part.ids.length; i++) this.idToGroup.set(part.ids[i], remap[part.idGroups[i]]);
     for (let i = 0; i < part.linkCreators.length; i++) this.pendingLinks.push(remap[part.linkChildren[i]], part.linkCreators[i]);
+    for (const d of part.details) {
+      if (this.details.length >= MAX_DETAILED) break;
+      this.details.push({ ...d, group: remap[d.group] });
+    }
   }
 
   build(): Snapshot {
@@ -408,6 +427,7 @@ export class SnapshotBuilder {
         ? { lines: { first: h.firstLine, last: this.lastLine ?? h.firstLine } }
         : {}),
       groups,
+      ...(this.details.length > 0 ? { goroutines: this.details } : {}),
       links: this.resolveLinks(),
       warnings: this.warnings,
     };
@@ -427,6 +447,14 @@ export class SnapshotBuilder {
     this.pendingLinks = [];
     return [...counts.values()].sort((a, b) => a.child - b.child || a.parent - b.parent);
   }
+}
+
+/** A goroutine's detail; its argument strings detached (they are slices of the input's chunks). */
+function detail(g: GoroutineRecord, group: number, args: readonly string[], createdBy: number | undefined): GoroutineDetail {
+  const d: { -readonly [K in keyof GoroutineDetail]: GoroutineDetail[K] } = { id: g.id!, group, args: args.map(detach) };
+  if (g.waitMinutes !== undefined) d.waitMinutes = g.waitMinutes;
+  if (createdBy !== undefined) d.createdBy = createdBy;
+  return d;
 }
 
 /** The groups of one stack: by `restKey`, and the one a goroutine was last added to. */

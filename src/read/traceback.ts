@@ -124,6 +124,8 @@ export class TracebackReader {
   private node: StackNode | undefined;
   /** The call line held in a preamble (HELD_CALL). */
   private heldLine = '';
+  /** Arguments of the goroutine's frames by position, while its snapshot keeps details (`wantsDetail`). */
+  private gArgs: string[] | undefined;
   private creatorFunc = '';
   private creatorId: number | undefined;
   private preambleBlank = false;
@@ -362,6 +364,7 @@ export class TracebackReader {
       }
       if (k !== undefined) {
         this.frameList.push(k.frame!);
+        if (this.gArgs !== undefined) this.keepArgs();
         this.node = k;
         this.state = CALL;
         return true;
@@ -381,6 +384,7 @@ export class TracebackReader {
       // ` fp=0x… sp=0x…` make every line unique: not worth remembering.
       if (line.indexOf(' fp=', FILE.end) >= 0) {
         this.frameList.push(f);
+        if (this.gArgs !== undefined) this.keepArgs();
         this.node = undefined;
         this.state = CALL;
         return true;
@@ -389,6 +393,7 @@ export class TracebackReader {
       this.lineFrames.set(detach(line), f);
     }
     this.frameList.push(f);
+    if (this.gArgs !== undefined) this.keepArgs();
     if (parent !== undefined && this.nodes < TRIE_NODES && line.length > 2) {
       line = detach(line);
       const k: StackNode = { frame: f, line, sig: lineSig(line), parent, kids: undefined, more: undefined, key: undefined };
@@ -402,6 +407,14 @@ export class TracebackReader {
     }
     this.state = CALL;
     return true;
+  }
+
+  /** The pending call line's arguments, for the frame just pushed (not an ancestor's). */
+  private keepArgs(): void {
+    if (this.inAncestor) return;
+    const l = this.callLine;
+    const end = l.charCodeAt(l.length - 1) === 41 /* ) */ ? l.length - 1 : l.lastIndexOf(')');
+    if (end > this.callArgs) this.gArgs![this.frameList.length - 1] = l.slice(this.callArgs + 1, end);
   }
 
   /** `f` is the frame of the pending call line (its function and inlining; the file line matched). */
@@ -494,6 +507,7 @@ export class TracebackReader {
     if (h?.waitMinutes !== undefined) g.waitMinutes = h.waitMinutes;
     if (h?.labels) g.labels = h.labels;
     this.g = g;
+    this.gArgs = id !== undefined && b?.wantsDetail ? [] : undefined;
     this.target = b;
     this.gLine = no;
     this.frameList = g.frames;
@@ -513,6 +527,11 @@ export class TracebackReader {
     this.g = undefined;
     this.inAncestor = false;
     g.waitKind = classifyWait(g.state, g.frames, 'debug2');
+    const args = this.gArgs;
+    if (args !== undefined) {
+      this.gArgs = undefined;
+      g.args = Array.from(g.frames, (_, i) => args[i] ?? '');
+    }
     // Every frame came through the trie (none pushed elsewhere, no ancestors): its key is known.
     const node = this.node;
     this.node = undefined;

@@ -8,6 +8,7 @@ import { lockOrderDetector } from './locks.js';
 import { poolDetector } from './pool.js';
 import { raceDetector } from './race.js';
 import { longParkDetector, loopsDetector, proportionalDetector } from './scale.js';
+import { heldLockDetector, selfLockDetector, stuckWaitDetector } from './waitfor.js';
 
 export const DETECTORS: Readonly<Record<string, Detector>> = {
   cascade: cascadeDetector,
@@ -22,4 +23,7 @@ export const DETECTORS: Readonly<Record<string, Detector>> = {
   'long-park': longParkDetector,
   'hidden-cascade': hiddenCascadeDetector,
   'hidden-state': hiddenStateDetector,
+  'self-lock': selfLockDetector,
+  'held-lock': heldLockDetector,
+  'stuck-wait': stuckWaitDetector,
 };

@@ -9,6 +9,7 @@ import type { AnalyzedGroup, SiteFrame } from '../../analyze/types.js';
 import { candidate, type Candidate, type Detector } from '../candidate.js';
 import { describe } from '../evidence.js';
 import { receiverType, shortFunc, siteText } from '../frames.js';
+import { lockCycleCandidates } from './waitfor.js';
 
 const LOCK_FRAME = /^sync\.\(\*(Mutex|RWMutex)\)\.|^internal\/sync\.|^sync\.runtime_Semacquire|^runtime\./;
 const LOCK_CALL = /^sync\.\(\*(Mutex|RWMutex)\)\.(Lock|RLock)$|^internal\/sync\.\(\*Mutex\)\.Lock$/;
@@ -103,6 +104,10 @@ export const lockOrderDetector: Detector = {
   description: 'lock-order inversion: small lock-waiting groups that wait for each other (or with no holder anywhere), with the pile-up behind them',
   vars: ['cycle', 'pileup'],
   find(ctx, rule) {
+    // With frame arguments (debug=2, crash dumps) the cycle is read from addresses, never guessed
+    // from function names: two unrelated lock waits are not a cycle.
+    const byAddress = lockCycleCandidates(ctx, rule);
+    if (byAddress !== undefined) return byAddress;
     const groups = ctx.analysis.groups;
     const waits = groups.map(lockWait).filter((w): w is LockWait => w !== undefined);
     const maxCount = ctx.param(rule, 'maxCycleCount', 8);

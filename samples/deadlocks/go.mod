@@ -1,0 +1,3 @@
+module example.com/deadlocks
+
+go 1.19

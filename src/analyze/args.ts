@@ -1,0 +1,49 @@
+/**
+ * Frame arguments as the runtime prints them (`GoroutineDetail.args`): words of the argument area,
+ * `{…}` around the words of one struct or interface, `?` after a value that may be wrong (Go ≥ 1.18,
+ * register ABI: the spill slot may be stale) and `...` for elided words. Only exact values identify an
+ * object; an inexact one can at most repeat what an exact one says.
+ */
+
+/** One printed argument word. */
+export interface ArgWord {
+  readonly value: number;
+  /** Printed without `?`: the value is what the frame was called with. */
+  readonly exact: boolean;
+}
+
+const memo = new Map<string, ArgWord[]>();
+
+/** The words of one frame's argument text; `...` and unparseable tokens are skipped. */
+export function argWords(text: string): readonly ArgWord[] {
+  if (text.length === 0) return [];
+  let w = memo.get(text);
+  if (w !== undefined) return w;
+  w = [];
+  for (const raw of text.split(',')) {
+    let t = raw.trim();
+    while (t.startsWith('{')) t = t.slice(1);
+    while (t.endsWith('}')) t = t.slice(0, -1);
+    const exact = !t.endsWith('?');
+    if (!exact) t = t.slice(0, -1);
+    if (!t.startsWith('0x')) continue;
+    const v = Number.parseInt(t.slice(2), 16);
+    // Beyond 2^53 a number is not exact in JS: such a word cannot identify anything.
+    if (Number.isSafeInteger(v)) w.push({ value: v, exact });
+  }
+  if (memo.size > 50_000) memo.clear();
+  memo.set(text, w);
+  return w;
+}
+
+/**
+ * A word that may point into the heap: small values (lengths, flags, enum values) and the addresses of
+ * the program's code and static data are not objects a goroutine waits on.
+ */
+export function isPointerLike(v: number): boolean {
+  return v >= 0x100000;
+}
+
+export function hex(v: number): string {
+  return `0x${v.toString(16)}`;
+}

@@ -1,0 +1,237 @@
+/**
+ * The wait-for graph of a small dump: which goroutine waits on which object (a mutex, an RWMutex, a
+ * WaitGroup, a Cond, a channel), and which goroutines reference that object higher in their stacks
+ * and so may hold it. Built from the frame arguments of `Snapshot.goroutines` (debug=2 and crash
+ * dumps): `sync.(*Mutex).lockSlow(0xc000082050)` names the mutex; a method's first word is its
+ * receiver; a mutex field lies a few bytes past the address of the struct that holds it.
+ *
+ * Who *holds* a lock is never printed. A goroutine that references the struct of a lock in a frame
+ * above the one it is blocked in *may* hold it; the rules say so ("inferred"), and source analysis
+ * can confirm it. Values printed with `?` are never used alone: an inexact word counts only where an
+ * exact word of the same goroutine's stack says the same.
+ */
+import type { GoroutineDetail, Group, Snapshot } from '../model/dump.js';
+import { argWords, isPointerLike } from './args.js';
+import type { OriginClassifier } from './origin.js';
+import type { AnalyzedGroup, WaitFrame, WaitGraph, WaitObject, WaitOn, Waiter } from './types.js';
+
+/** Largest struct a lock field may lie in, from the struct's start (bytes). */
+export const FIELD_SPAN = 256;
+
+const SYNC_OR_RUNTIME = /^(sync|internal\/sync|runtime|internal\/runtime\/.*|sync\/atomic)\./;
+
+/** The innermost sync/runtime call a goroutine is blocked in, and what it says about the object. */
+interface BlockingCall {
+  readonly on: WaitOn;
+  /** Frame index of the call whose first word is the object (or -1). */
+  readonly argFrame: number;
+  /** Outermost sync/runtime frame of the wait: the site is just above it. */
+  readonly last: number;
+}
+
+function blockingCall(g: Group): BlockingCall | undefined {
+  const fr = g.frames;
+  let on: WaitOn | undefined;
+  let argFrame = -1;
+  let i = 0;
+  for (; i < fr.length && SYNC_OR_RUNTIME.test(fr[i].func); i++) {
+    const f = fr[i].func;
+    switch (f) {
+      case 'sync.(*Mutex).lockSlow':
+      case 'sync.(*Mutex).Lock':
+      case 'internal/sync.(*Mutex).lockSlow':
+      case 'internal/sync.(*Mutex).Lock':
+        if (on === undefined) {
+          on = 'lock';
+          argFrame = i;
+        }
+        break;
+      case 'sync.(*RWMutex).Lock':
+        // The RWMutex (a writer also waits in its inner Mutex, whose address is the RWMutex's).
+        on = 'lock';
+        argFrame = i;
+        break;
+      case 'sync.(*RWMutex).RLock':
+        on = 'rlock';
+        argFrame = i;
+        break;
+      case 'sync.(*WaitGroup).Wait':
+        on = 'waitgroup';
+        argFrame = i;
+        break;
+      case 'sync.(*Cond).Wait':
+        on = 'cond';
+        argFrame = i;
+        break;
+      case 'runtime.chansend1':
+      case 'runtime.chansend':
+        on ??= 'chan-send';
+        if (argFrame < 0) argFrame = i;
+        break;
+      case 'runtime.chanrecv1':
+      case 'runtime.chanrecv2':
+      case 'runtime.chanrecv':
+        on ??= 'chan-receive';
+        if (argFrame < 0) argFrame = i;
+        break;
+      case 'runtime.selectgo':
+        on ??= 'select';
+        break;
+      default:
+    }
+  }
+  if (on === undefined) {
+    switch (g.waitKind) {
+      case 'chan-send':
+        on = 'chan-send';
+        break;
+      case 'chan-receive':
+        on = 'chan-receive';
+        break;
+      case 'select':
+        on = 'select';
+        break;
+      case 'mutex':
+        on = 'lock';
+        break;
+      case 'rwmutex':
+        on = g.state.includes('RLock') ? 'rlock' : 'lock';
+        break;
+      case 'waitgroup':
+        on = 'waitgroup';
+        break;
+      case 'cond':
+        on = 'cond';
+        break;
+      default:
+        on = 'other';
+    }
+  }
+  return { on, argFrame, last: i - 1 };
+}
+
+/** Receiver type of a method, `pkg.(*T).m` → `pkg.T`, for closures of methods too. */
+const RECEIVER = /^(.*?)\.\(\*?([^)]+)\)\.[^.]+/;
+
+export function methodType(func: string): string | undefined {
+  const m = RECEIVER.exec(func);
+  return m ? `${m[1]}.${m[2]}` : undefined;
+}
+
+function isMethod(func: string): boolean {
+  return RECEIVER.test(func) && !/\.func\d+/.test(func.slice(func.lastIndexOf(')')));
+}
+
+function waitFrames(d: GoroutineDetail, g: Group, origins: OriginClassifier): WaitFrame[] {
+  const out: WaitFrame[] = [];
+  const exact = new Set<number>();
+  const words = g.frames.map((_, i) => argWords(d.args[i] ?? ''));
+  for (const ws of words) for (const w of ws) if (w.exact && isPointerLike(w.value)) exact.add(w.value);
+  for (let i = 0; i < g.frames.length; i++) {
+    const pointers: number[] = [];
+    const corroborated: number[] = [];
+    for (const w of words[i]) {
+      if (!isPointerLike(w.value)) continue;
+      if (w.exact) pointers.push(w.value);
+      else if (exact.has(w.value)) corroborated.push(w.value);
+    }
+    out.push({ frame: g.frames[i], index: i, origin: origins.origin(g.frames[i]), pointers, corroborated });
+  }
+  return out;
+}
+
+/** The first word of frame `i` when it is exact (or corroborated by an exact twin in the stack). */
+function firstWord(d: GoroutineDetail, frames: readonly WaitFrame[], i: number): { value: number; exact: boolean } | undefined {
+  if (i < 0 || i >= frames.length) return undefined;
+  const w = argWords(d.args[i] ?? '')[0];
+  if (w === undefined || !isPointerLike(w.value)) return undefined;
+  if (w.exact) return w;
+  return frames[i].corroborated.includes(w.value) ? w : undefined;
+}
+
+/**
+ * The wait-for graph of a snapshot's detailed goroutines; undefined when the dump printed no
+ * arguments (debug=0/1).
+ */
+export function waitGraph(
+  snapshot: Snapshot,
+  groups: readonly AnalyzedGroup[],
+  origins: OriginClassifier,
+): WaitGraph | undefined {
+  const details = snapshot.goroutines;
+  if (details === undefined || details.length === 0) return undefined;
+  const byMember = new Map<number, AnalyzedGroup>();
+  for (const g of groups) for (const m of g.members) byMember.set(m, g);
+  const pending: { d: GoroutineDetail; g: Group; ag: AnalyzedGroup; call: BlockingCall; frames: WaitFrame[] }[] = [];
+  const addrSet = new Set<number>();
+  for (const d of details) {
+    const g = snapshot.groups[d.group];
+    const ag = byMember.get(d.group);
+    if (g === undefined || ag === undefined) continue;
+    const call = blockingCall(g);
+    if (call === undefined) continue;
+    const frames = waitFrames(d, g, origins);
+    // Struct starts come from the program's frames above the wait (the sync call's own word is the
+    // field itself: it must not be its own base).
+    for (let i = call.last + 1; i < frames.length; i++) if (frames[i].origin !== 'runtime') for (const p of frames[i].pointers) addrSet.add(p);
+    pending.push({ d, g, ag, call, frames });
+  }
+  const addresses = [...addrSet].sort((a, b) => a - b);
+  const waiters: Waiter[] = [];
+  const byId = new Map<number, Waiter>();
+  for (const { d, g, ag, call, frames } of pending) {
+    let site = call.last + 1;
+    while (site < frames.length && frames[site].origin !== 'user' && frames[site].origin !== 'dependency') site++;
+    // No frame of the program's: the frame above the wait (a stack cut short may have none at all).
+    if (site >= frames.length) site = Math.max(0, Math.min(call.last + 1, frames.length - 1));
+    const object = waitObject(d, frames, call, site, addresses);
+    const w: Waiter = { detail: d, group: ag, readGroup: g, on: call.on, site, frames, ...(object ? { object } : {}) };
+    waiters.push(w);
+    byId.set(d.id, w);
+  }
+  return { waiters, byId, addresses };
+}
+
+function waitObject(
+  d: GoroutineDetail,
+  frames: readonly WaitFrame[],
+  call: BlockingCall,
+  site: number,
+  addresses: readonly number[],
+): WaitObject | undefined {
+  if (call.on === 'other' || call.on === 'select') return undefined;
+  const siteFunc = frames[site]?.frame.func ?? '';
+  const ownerType = methodType(siteFunc);
+  const seen = firstWord(d, frames, call.argFrame);
+  if (seen !== undefined && seen.exact) {
+    return { addr: seen.value, base: baseOf(seen.value, addresses), identity: 'seen', ...(ownerType ? { ownerType } : {}) };
+  }
+  // A channel is not a field of the receiver in any way the dump shows: only its printed address counts.
+  if (call.on === 'chan-send' || call.on === 'chan-receive') return undefined;
+  // The lock (or Cond, WaitGroup) is a field of the receiver of the method that called it.
+  if (ownerType !== undefined && isMethod(siteFunc)) {
+    const r = firstWord(d, frames, site);
+    if (r !== undefined) return { addr: r.value, base: r.value, identity: 'receiver', ownerType };
+  }
+  if (ownerType !== undefined) return { addr: 0, base: 0, identity: 'type', ownerType };
+  return undefined;
+}
+
+/** The start of the struct `addr` lies in: the nearest referenced address at or below it. */
+export function baseOf(addr: number, addresses: readonly number[]): number {
+  let lo = 0;
+  let hi = addresses.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (addresses[mid] <= addr) lo = mid + 1;
+    else hi = mid;
+  }
+  const below = lo > 0 ? addresses[lo - 1] : undefined;
+  return below !== undefined && addr - below < FIELD_SPAN ? below : addr;
+}
+
+/** Frame `f` references the object: an exact word is its struct's start or the waited address. */
+export function references(f: WaitFrame, o: WaitObject): boolean {
+  if (o.identity === 'type') return false;
+  return f.pointers.includes(o.base) || f.pointers.includes(o.addr) || f.corroborated.includes(o.base);
+}

@@ -1,0 +1,241 @@
+/**
+ * Detectors over the wait-for patterns of a small dump (rules/waits.ts): a self-deadlock (double
+ * locking, a recursive RLock behind a writer), a lock-order cycle, a lock held while blocked, and the
+ * Cond, WaitGroup, channel and lock waits that nothing will end in a test timeout, a leak report, a
+ * runtime deadlock or a long-hung process. Each candidate names both sides and says how it knows.
+ */
+import type { AnalyzedGroup, Waiter } from '../../analyze/types.js';
+import { hex } from '../../analyze/args.js';
+import { candidate, type Candidate, type Detector, type ResolvedRule, type RuleContext } from '../candidate.js';
+import { shortFunc, siteText } from '../frames.js';
+import {
+  groupsOf, identityText, isHarness, objectText, ownText, waitPatterns, where,
+  type Confidence, type LockCycle, type StuckWait, type WaitPatterns,
+} from '../waits.js';
+import { contextPhrase, provenStuck, suspectsAll } from '../context.js';
+import type { Severity } from '../types.js';
+
+const CONFIDENCE: Record<Confidence, 'high' | 'medium' | 'low'> = { high: 'high', medium: 'medium', low: 'low' };
+
+function minutes(w: Waiter): string {
+  const m = w.detail.waitMinutes;
+  return m ? `, waiting ${m} minute${m === 1 ? '' : 's'}` : '';
+}
+
+function siteLocation(w: Waiter): Candidate['location'] {
+  const f = w.frames[w.site]?.frame;
+  return f ? { file: f.file, line: f.line, func: f.func } : undefined;
+}
+
+/** Consequences of a pattern: queued waiters and the parents and test goroutines waiting behind it. */
+function behind(p: WaitPatterns, roots: readonly Waiter[], extra: readonly Waiter[] = []): AnalyzedGroup[] {
+  const rootGroups = new Set(roots.map((w) => w.group));
+  const ws = [...extra, ...roots.flatMap((r) => p.consequences.get(r) ?? [])];
+  return groupsOf(ws).filter((g) => !rootGroups.has(g));
+}
+
+function contextFact(p: WaitPatterns): string[] {
+  return p.context === 'profile' ? [] : [`context: ${contextPhrase(p.context)}`];
+}
+
+function severityOf(c: Confidence, p: WaitPatterns, ws: readonly Waiter[]): Severity {
+  if (c !== 'low') return 'error';
+  return provenStuck(p.context) || ws.some((w) => (w.detail.waitMinutes ?? 0) >= 1) ? 'error' : 'warning';
+}
+
+function patternsOf(ctx: RuleContext): WaitPatterns | undefined {
+  return waitPatterns(ctx.analysis);
+}
+
+export const selfLockDetector: Detector = {
+  description: 'double locking: a goroutine waits for a lock its own caller holds (or a recursive RLock behind a queued writer)',
+  vars: ['story', 'headline'],
+  find(ctx, rule) {
+    const p = patternsOf(ctx);
+    if (!p) return [];
+    return p.selfLocks.map((s) => {
+      const w = s.waiter;
+      const o = w.object!;
+      const recursive = w.on === 'rlock' && s.writers.length > 0;
+      const holderSite = `${shortFunc(s.holder.frame.func)} (${siteText(s.holder.frame)})`;
+      const headline = recursive
+        ? `Recursive RLock behind a waiting writer: ${ownText(w)} read-locks again under ${holderSite}`
+        : `Self-deadlock (double locking): ${ownText(w)} waits for a lock its caller ${holderSite} holds`;
+      const lockWord = w.on === 'rlock' ? 'RLock' : 'Lock';
+      const story = recursive
+        ? `Goroutine ${w.detail.id} holds a read lock of ${objectText(o)} taken in ${holderSite} and asks for it again in ${ownText(w)}; ` +
+          `a writer (${s.writers.map((x) => where(x)).join('; ')}) is queued between the two, and a queued writer blocks new readers: neither can proceed.`
+        : `Goroutine ${w.detail.id} waits in ${lockWord} at ${ownText(w)}${minutes(w)} for ${objectText(o)}, the object its caller ${holderSite} works on. ` +
+          `The caller took that lock and has not released it, so the goroutine waits for itself; Go's sync locks are not reentrant.`;
+      return candidate(rule, w.group, {
+        consequences: behind(p, [w], s.writers),
+        variant: recursive ? 'recursive-rlock' : undefined,
+        severity: severityOf(s.confidence, p, [w]),
+        confidence: CONFIDENCE[s.confidence],
+        location: siteLocation(w),
+        vars: { story, headline },
+        facts: [
+          `waits: ${where(w)} [${w.readGroup.state || w.on}]${minutes(w)} for ${objectText(o)} (${identityText(o)})`,
+          `holds: ${s.how}`,
+          ...s.writers.map((x) => `writer queued: ${where(x)} [${x.readGroup.state || x.on}]`),
+          ...contextFact(p),
+          `confidence: ${s.confidence}${s.confidence === 'high' ? '' : ' (who holds a lock is never printed; with --source, check that the caller locks before the call)'}`,
+        ],
+      });
+    });
+  },
+};
+
+function cycleText(c: LockCycle): string {
+  return c.members
+    .map((m) => `goroutine ${m.waiter.detail.id} in ${ownText(m.waiter)} holds ${hex(m.held.base)} (referenced in ${shortFunc(m.holds.frame.func)}) and waits for ${hex(m.waiter.object!.base)}`)
+    .join('; ');
+}
+
+/** Lock cycles from addresses (the lock-order rule uses this when the dump printed arguments). */
+export function lockCycleCandidates(ctx: RuleContext, rule: ResolvedRule): Candidate[] | undefined {
+  const p = patternsOf(ctx);
+  if (!p) return undefined;
+  return p.cycles.map((c) => {
+    const ws = c.members.map((m) => m.waiter);
+    const [first, ...rest] = groupsOf(ws);
+    const pile = behind(p, ws);
+    // The pile-up is the lock waiters behind the cycle; parents waiting in Wait are consequences too, but not queued for these locks.
+    const queued = groupsOf(ws.flatMap((w) => p.consequences.get(w) ?? []).filter((x) => x.on === 'lock' || x.on === 'rlock'));
+    const sites = [...new Set(ws.map((w) => ownText(w)))];
+    return candidate(rule, first, {
+      roots: rest,
+      consequences: pile,
+      confidence: CONFIDENCE[c.confidence],
+      severity: 'error',
+      vars: {
+        cycle: sites.length === 1
+          ? `${ws.length} goroutines in ${sites[0]} each hold a lock another one waits for (${ws.map((w) => w.detail.id).join(', ')})`
+          : `${sites.join(' and ')} each wait for a lock the other holds`,
+        pileup: queued.length ? ` Behind them, ${queued.map((g) => `${g.count} goroutine${g.count === 1 ? '' : 's'} at ${siteText(g.blockingSite)}`).join('; ')} wait for the same locks.` : '',
+      },
+      facts: [
+        `cycle: ${cycleText(c)}`,
+        ...c.members.map((m) => `goroutine ${m.waiter.detail.id} waits for ${objectText(m.waiter.object!)} (${identityText(m.waiter.object!)})`),
+        'held locks are inferred: each goroutine references the struct of the lock the other waits for, in a frame above its own wait',
+        ...contextFact(p),
+        `confidence: ${c.confidence}`,
+      ],
+    });
+  });
+}
+
+export const heldLockDetector: Detector = {
+  description: 'a lock held while blocked: a goroutine waits on a channel, Wait or Cond inside the critical section of an object others queue to lock',
+  vars: ['story', 'headline'],
+  find(ctx, rule) {
+    const p = patternsOf(ctx);
+    if (!p) return [];
+    return p.held.map((h) => {
+      const b = h.blocked;
+      const q = h.queued;
+      const state = b.readGroup.state || b.on;
+      const headline = `Lock held while blocked: ${ownText(b)} waits [${state}] while ${q.length} goroutine${q.length === 1 ? '' : 's'} queue for its lock at ${[...new Set(q.map((w) => ownText(w)))].join(', ')}`;
+      const story =
+        `Goroutine ${b.detail.id} is blocked [${state}] at ${ownText(b)}${minutes(b)} inside a critical section of ${objectText(h.object)}, ` +
+        `and ${q.map((w) => where(w)).join('; ')} wait${q.length === 1 ? 's' : ''} to lock it. ` +
+        `If the goroutine that should wake it is among those queued (it needs the lock to send, receive, signal or finish), neither side can ever proceed.`;
+      return candidate(rule, b.group, {
+        consequences: groupsOf(q).filter((g) => g !== b.group).concat(behind(p, [b]).filter((g) => !q.some((w) => w.group === g))),
+        severity: severityOf(h.confidence, p, [b, ...q]),
+        confidence: CONFIDENCE[h.confidence],
+        location: siteLocation(b),
+        vars: { story, headline },
+        facts: [
+          `blocked: ${where(b)} [${state}]${minutes(b)}`,
+          `holds (inferred): ${h.how}`,
+          ...q.map((w) => `queued: ${where(w)} [${w.readGroup.state || w.on}]${minutes(w)}`),
+          ...contextFact(p),
+          `confidence: ${h.confidence}`,
+        ],
+      });
+    });
+  },
+};
+
+const STUCK_TITLES: Record<StuckWait['kind'], string> = {
+  cond: 'a condition variable nobody signals',
+  waitgroup: 'a WaitGroup that is never done',
+  channel: 'a channel operation nothing will complete',
+  lock: 'a lock that is never released',
+  leftover: 'work still running after its test ended',
+};
+
+/** One candidate per group and kind: goroutines of one stack stuck the same way are one finding. */
+function stuckCandidates(ctx: RuleContext, rule: ResolvedRule, kinds: ReadonlySet<StuckWait['kind']>): Candidate[] {
+  const p = patternsOf(ctx);
+  if (!p) return [];
+  const byGroup = new Map<AnalyzedGroup, StuckWait[]>();
+  for (const s of p.stuck) {
+    if (!kinds.has(s.kind)) continue;
+    const l = byGroup.get(s.waiter.group);
+    if (l) l.push(s);
+    else byGroup.set(s.waiter.group, [s]);
+  }
+  const out: Candidate[] = [];
+  for (const [g, ss] of byGroup) {
+    const s = ss[0];
+    const w = s.waiter;
+    const ids = ss.map((x) => x.waiter.detail.id);
+    const who = ids.length === 1 ? `goroutine ${ids[0]}` : `${ids.length} goroutines (${ids.slice(0, 8).join(', ')}${ids.length > 8 ? ', …' : ''})`;
+    const state = w.readGroup.state || w.on;
+    const counter = [...new Set(ss.flatMap((x) => x.stuckCounterparts))];
+    const creators = [...new Set(ss.map((x) => x.creator).filter((c): c is Waiter => c !== undefined))];
+    const parentGone = w.detail.createdBy !== undefined && creators.length === 0;
+    const lines: string[] = [];
+    if (s.kind === 'waitgroup') {
+      lines.push(counter.length
+        ? `It waits for goroutines it started that are stuck themselves: ${counter.map((c) => `${where(c)} [${c.readGroup.state || c.on}]`).join('; ')}.`
+        : 'No goroutine it started is alive any more: `Done` was missed on some path (an early return, a panic without `defer wg.Done()`), or `Add` counted more goroutines than were started.');
+    } else if (s.kind === 'cond') {
+      lines.push(counter.length
+        ? `The goroutines that share its object are stuck elsewhere and cannot signal: ${counter.map((c) => `${where(c)} [${c.readGroup.state || c.on}]`).join('; ')}.`
+        : 'No live goroutine works on the same object: the goroutine meant to `Signal`/`Broadcast` has returned without doing it, or signalled before this one started waiting (a lost wake-up: the condition is not re-checked in a loop under the lock).');
+    } else if (s.kind === 'channel') {
+      lines.push(parentGone
+        ? `Its creator (goroutine ${w.detail.createdBy}) has returned: whoever was to ${w.on === 'chan-send' ? 'receive this value' : w.on === 'chan-receive' ? 'send or close' : 'complete one of its cases'} is gone.`
+        : creators.length
+          ? `Its creator, ${creators.map((c) => `${where(c)} [${c.readGroup.state || c.on}]`).join('; ')}, is itself blocked and will not ${w.on === 'chan-send' ? 'receive' : w.on === 'chan-receive' ? 'send or close' : 'act'}.`
+          : `No goroutine in the dump is positioned to ${w.on === 'chan-send' ? 'receive from' : w.on === 'chan-receive' ? 'send on or close' : 'serve'} it.`);
+    } else if (s.kind === 'leftover') {
+      lines.push('It outlived the test that started it: whatever it waits on (a connection, a timer, a process) was not closed or cancelled when the test ended.');
+    } else {
+      lines.push('No goroutine in the dump can be seen holding it: a return path without `Unlock` (no `defer`), or a holder that exited or panicked inside the critical section.');
+    }
+    const headline = `${ids.length === 1 ? 'Goroutine' : `${ids.length} goroutines`} stuck on ${STUCK_TITLES[s.kind]}: ${ownText(w)} [${state}]`;
+    const story = `${who.charAt(0).toUpperCase()}${who.slice(1)} ${ids.length === 1 ? 'is' : 'are'} blocked [${state}] at ${ownText(w)}${minutes(w)}: ${s.why}. ${lines.join(' ')}`;
+    const confidence = ss.reduce<Confidence>((c, x) => (x.confidence === 'high' ? 'high' : c === 'high' ? c : x.confidence === 'medium' ? 'medium' : c), 'low');
+    out.push(candidate(rule, g, {
+      related: groupsOf(counter).filter((x) => x !== g),
+      consequences: behind(p, ss.map((x) => x.waiter)),
+      severity: provenStuck(p.context) || (s.kind !== 'channel' && (w.detail.waitMinutes ?? 0) >= 1) ? 'error' : suspectsAll(p.context) || s.kind !== 'channel' ? 'warning' : 'warning',
+      confidence: CONFIDENCE[confidence],
+      location: siteLocation(w),
+      variant: s.kind,
+      vars: { story, headline },
+      facts: [
+        `stuck: ${who} at ${ownText(w)} [${state}]${minutes(w)}`,
+        `why stuck: ${s.why}`,
+        ...counter.map((c) => `counterpart: ${where(c)} [${c.readGroup.state || c.on}]`),
+        ...(w.readGroup.creator ? [`created by ${shortFunc(w.readGroup.creator.func)} (${siteText(w.readGroup.creator)})${w.detail.createdBy !== undefined ? ` in goroutine ${w.detail.createdBy}${parentGone ? ', which has exited' : ''}` : ''}`] : []),
+        `confidence: ${confidence}`,
+      ],
+    }));
+  }
+  return out;
+}
+
+export const stuckWaitDetector: Detector = {
+  description: 'Cond, WaitGroup, channel and lock waits nothing will end, in a test timeout, leak report, runtime deadlock or long hang',
+  vars: ['story', 'headline'],
+  find(ctx, rule) {
+    return stuckCandidates(ctx, rule, new Set(['cond', 'waitgroup', 'channel', 'lock', 'leftover']));
+  },
+};
+
+export { isHarness };
