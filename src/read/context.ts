@@ -91,7 +91,8 @@ export function noteText(f: ContextFacts, line: string): void {
 
 /** A line of a crash preamble (after the headline, before the first goroutine). */
 export function notePreamble(f: ContextFacts, line: string): void {
-  if (line === 'running tests:') {
+  // Go 1.23 indents the block under the panic value (`\trunning tests:`, `\t\tTestX (3s)`).
+  if (line.trim() === 'running tests:') {
     f.inRunning = true;
     return;
   }

@@ -399,7 +399,7 @@ export class TextDumpReader implements TracebackHost {
     const lastCut = this.held !== undefined && this.chars === DEBUG2_CAP + 1;
     if (this.held !== undefined) {
       if (lastCut) this.lastNo = this.heldNo;
-      else this.input(this.held, this.heldNo);
+      else this.input(cutHeader(this.held), this.heldNo);
       this.held = undefined;
     }
     this.json.flush(this.emit);
@@ -613,6 +613,15 @@ class IdSet {
     }
     this.bits[w] |= 1 << (id & 31);
   }
+}
+
+/**
+ * The last line of the input cut inside a goroutine header (`goroutine 1 [chan rec`): the header with
+ * its status dropped, so that the goroutine is read, partial, instead of vanishing.
+ */
+function cutHeader(line: string): string {
+  const m = /^(.*goroutine \d+ )\[[^\]]*$/.exec(line);
+  return m ? `${m[1]}[]:` : line;
 }
 
 /**

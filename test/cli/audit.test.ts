@@ -183,7 +183,8 @@ describe('headers and the wait column', () => {
     const crash = await run(['inspect', 'samples/concurrent-map-crash/crash.txt', '--no-rules']);
     expect(crash.stdout).toContain('samples/concurrent-map-crash/crash.txt  crash traceback (fatal error)\n');
     const timeout = await run(['inspect', 'samples/gotest-timeout/gotest-timeout.jsonl', '--no-rules']);
-    expect(timeout.stdout).toContain('  go test timeout traceback\n');
+    // A test timeout is labelled by its context summary: the timeout and the test still running.
+    expect(timeout.stdout).toContain('samples/gotest-timeout/gotest-timeout.jsonl  go test timed out after 2s — running: TestDrainAfterBurst\n');
     const pb = await run(['inspect', 'samples/apiproxy-leak/goroutine.debug0.pb.gz', '--no-rules', '--top', '1']);
     expect(pb.stdout).toContain('  goroutine profile (debug=0)');
     expect(snapshotKind({ format: 'debug2', profile: 'goroutine', headline: { kind: 'sigquit', message: 'SIGQUIT: quit' } })).toBe('SIGQUIT dump');

@@ -5,7 +5,7 @@
  * leak checker prints in its own shapes are read with their ids and states, and the culprit that
  * SOURCES.tsv's last column names is found where the file still shows it.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Dump, DumpContextKind, Snapshot } from '../../src/model/dump.js';
@@ -140,6 +140,29 @@ describe('context kinds from real dumps', () => {
     if (!corpusAvailable()) return;
     const c = (await corpus('debug2/gotestsum-test-timeout-go-test-json.jsonl')).snapshots[0].context;
     expect(c).toEqual({ kind: 'test-timeout', summary: 'go test timed out after 2s — running: TestSleepsTooLong', timeoutSeconds: 2, tests: ['TestSleepsTooLong'] });
+  });
+
+  it('every dump of samples/deadlocks: its context by how it was taken (file name), Go 1.23 with its running tests', async () => {
+    const root = join(SAMPLES, 'deadlocks');
+    const kinds: Record<string, DumpContextKind> = { 'test-timeout.txt': 'test-timeout', 'sigquit.txt': 'signal', 'leak-report.txt': 'leak-report' };
+    let n = 0;
+    for (const c of readdirSync(root)) {
+      for (const go of ['go1.19', 'go1.23']) {
+        const dir = join(root, c, go);
+        if (!existsSync(dir)) continue;
+        for (const f of readdirSync(dir).filter((x) => x in kinds)) {
+          const ctx = (await read(join(dir, f))).snapshots[0].context!;
+          expect([c, go, f, ctx.kind]).toEqual([c, go, f, kinds[f]]);
+          if (f === 'leak-report.txt') expect(ctx.checker).toBe('goleak');
+          // Go 1.20+ names the running test under the panic (`\trunning tests:`); Go 1.19 does not.
+          if (f === 'test-timeout.txt') expect([c, go, ctx.tests?.length ?? 0]).toEqual([c, go, go === 'go1.23' ? 1 : 0]);
+          n++;
+        }
+      }
+    }
+    expect(n).toBeGreaterThan(50);
+    const t = (await read(join(root, 'batch-upload-wg', 'go1.23', 'test-timeout.txt'))).snapshots[0].context;
+    expect(t).toEqual({ kind: 'test-timeout', summary: 'go test timed out after 3s — running: TestUploadSkipsEmpty', timeoutSeconds: 3, tests: ['TestUploadSkipsEmpty'] });
   });
 
   it('deadlock, signal, crash', async () => {

@@ -177,6 +177,9 @@ export function plain(b: Buffer): Buffer {
 export function scanGoroutines(text: string): number {
   let n = 0;
   for (const m of text.matchAll(/goroutine \d+ \\?\[/g)) n += m ? 1 : 0;
+  // A leak checker's record (`[Goroutine 19 in state chan send, with F on top of the stack:`) shows a
+  // goroutine too; older goleak and tchannel print the runtime's header for it on the next line.
+  for (const m of text.matchAll(/Goroutine (\d+) in state [^\n]*(?:\n\s*(goroutine (\d+) \[)?)?/g)) n += m[3] === m[1] ? 0 : 1;
   for (const m of text.matchAll(/(?:^|[\s#>|\]"])(\d+) @(?: 0x[0-9a-f]+)+/gm)) n += Number(m[1]);
   return n;
 }
