@@ -7,6 +7,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import type { SimilarityLevel } from '../analyze/types.js';
 import { FORMATS, type FormatName } from '../report/registry.js';
 import type { PathMapping } from '../report/types.js';
+import type { BundleOptions } from '../read/bundle.js';
 import type { ParallelOptions } from '../read/parallel.js';
 import type { Severity } from '../rules/types.js';
 import { UsageError } from './exit-codes.js';
@@ -135,22 +136,26 @@ export interface ReadFlags {
   maxProtobuf?: number;
   timeout?: number;
   threads?: number;
+  maxEntries?: number;
+  maxDepth?: number;
 }
 
 export function addReadOptions(cmd: Command, o: { timeout?: boolean } = {}): Command {
   cmd
-    .option('--max-decompressed <bytes>', 'refuse gzip input that decompresses to more than this (512MiB, 2GB…; default 4GiB)', size)
+    .option('--max-decompressed <bytes>', 'refuse gzip input, or an archive, that decompresses to more than this (512MiB, 2GB…; default 4GiB)', size)
     .option('--max-line <chars>', 'cut longer lines, with a warning (default 1048576)', positiveInt)
     .option('--max-snapshots <n>', 'refuse an input holding more dumps than this (default 10000)', positiveInt)
     .option('--max-download <bytes>', 'refuse a URL response larger than this (default 256MiB)', size)
     .option('--max-protobuf <bytes>', 'refuse a protobuf profile larger than this (default 512MiB)', size)
+    .option('--max-entries <n>', 'refuse an archive holding more entries than this (default 100000)', positiveInt)
+    .option('--max-depth <n>', 'refuse archives nested deeper than this inside an archive (default 4)', count)
     .option('--threads <n>', 'threads that read input: several files at once, or one large debug=2 file in parts (default: the number of cores; 1: read in the main thread)', positiveInt);
   if (o.timeout !== false) cmd.option('--timeout <duration>', 'give up on a URL when connecting or a read stalls this long (default 10s to connect, 30s per read)', duration);
   return cmd;
 }
 
 /** ReadFlags → the reader's options (src/read/index.ts ReadOptions, and the threads of src/read/parallel.ts). */
-export function readOptionsOf(f: ReadFlags): ParallelOptions {
+export function readOptionsOf(f: ReadFlags): ParallelOptions & BundleOptions {
   return {
     ...(f.threads !== undefined ? { maxWorkers: f.threads } : {}),
     ...(f.maxDecompressed !== undefined ? { maxDecompressedBytes: f.maxDecompressed } : {}),
@@ -158,6 +163,8 @@ export function readOptionsOf(f: ReadFlags): ParallelOptions {
     ...(f.maxSnapshots !== undefined ? { maxSnapshots: f.maxSnapshots } : {}),
     ...(f.maxDownload !== undefined ? { maxDownloadBytes: f.maxDownload } : {}),
     ...(f.maxProtobuf !== undefined ? { maxProtobufBytes: f.maxProtobuf } : {}),
+    ...(f.maxEntries !== undefined ? { maxEntries: f.maxEntries } : {}),
+    ...(f.maxDepth !== undefined ? { maxDepth: f.maxDepth } : {}),
     ...(f.timeout !== undefined ? { connectTimeoutMs: f.timeout, readTimeoutMs: f.timeout } : {}),
   };
 }

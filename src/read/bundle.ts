@@ -1,0 +1,119 @@
+/**
+ * A support bundle (issue 14): an archive of many files of which only the goroutine dumps are wanted.
+ * Each file is read by content: a pprof protobuf is a goroutine profile or another profile (heap, CPU,
+ * mutex, block, threadcreate: told apart by its sample types, src/read/pprof.ts), a text file is a
+ * dump when the text reader finds one in it (a `…-previous.log` with a crash dump counts). Everything
+ * else is skipped quietly and counted.
+ */
+import type { Dump } from '../model/dump.js';
+import { walkArchive, type ArchiveLimits, type WalkResult } from './archive.js';
+import { InputError, isInputError } from './errors.js';
+import { readDumpFrom, type ReadOptions } from './index.js';
+
+export interface BundleOptions extends ReadOptions {
+  /** Entries at most (default 100,000). */
+  maxEntries?: number;
+  /** Archives inside archives at most (default 4). */
+  maxDepth?: number;
+}
+
+/** A goroutine dump found in a bundle. */
+export interface BundleDump {
+  /** `bundle.tar!dir/pod-goroutine-2026-11-30T14_05_33`: the dump's source name. */
+  readonly name: string;
+  /** The entry's path inside its own archive: process names and times are read from it. */
+  readonly path: string;
+  /** Order in the bundle. */
+  readonly index: number;
+  readonly dump: Dump;
+}
+
+/** How the files of a bundle were used: the line a person reads after the run. */
+export interface BundleCounts {
+  /** Every entry, folders and nested archives included. */
+  entries: number;
+  /** Files with a goroutine dump. */
+  dumps: number;
+  otherProfiles: number;
+  logsWithoutDump: number;
+  otherFiles: number;
+  unreadable: number;
+}
+
+export interface BundleRead {
+  readonly dumps: BundleDump[];
+  readonly counts: BundleCounts;
+  /** One line each: a truncated archive, an unreadable entry. */
+  readonly warnings: string[];
+}
+
+export function emptyCounts(): BundleCounts {
+  return { entries: 0, dumps: 0, otherProfiles: 0, logsWithoutDump: 0, otherFiles: 0, unreadable: 0 };
+}
+
+/** Read every goroutine dump in an archive; `file` when it is a file on disk (zip read in place). */
+export async function readBundle(input: string, chunks: AsyncIterable<Uint8Array>, opts: BundleOptions = {}, file?: string): Promise<BundleRead> {
+  const dumps: BundleDump[] = [];
+  const counts = emptyCounts();
+  const warnings: string[] = [];
+  const limits: Partial<ArchiveLimits> = {
+    ...(opts.maxDecompressedBytes !== undefined ? { maxBytes: opts.maxDecompressedBytes } : {}),
+    ...(opts.maxEntries !== undefined ? { maxEntries: opts.maxEntries } : {}),
+    ...(opts.maxDepth !== undefined ? { maxDepth: opts.maxDepth } : {}),
+  };
+  const readOpts: ReadOptions = { ...opts };
+  delete readOpts.onProgress;
+  const walked: WalkResult = await walkArchive(
+    input,
+    chunks,
+    async (e) => {
+      try {
+        const dump = await readDumpFrom(e.name, e.chunks, readOpts);
+        if (dump.snapshots.length === 0 && dump.races.length === 0) {
+          counts.otherFiles++;
+          return;
+        }
+        counts.dumps++;
+        dumps.push({ name: e.name, path: e.path, index: e.index, dump });
+      } catch (err) {
+        const kind = skipKind(e.path, err);
+        if (kind === 'fatal') throw err;
+        counts[kind]++;
+        if (kind === 'unreadable' && warnings.length < 20) warnings.push(`${isInputError(err) ? err.message : `${e.name}: ${(err as Error)?.message ?? String(err)}`}; skipped`);
+      }
+    },
+    limits,
+    file,
+  );
+  counts.entries = walked.entries;
+  return { dumps, counts, warnings: [...walked.warnings, ...warnings] };
+}
+
+type SkipKind = 'otherProfiles' | 'logsWithoutDump' | 'otherFiles' | 'unreadable' | 'fatal';
+
+/** Why a file of a bundle gave no dump; `fatal` for the limits, which end the whole read. */
+function skipKind(path: string, err: unknown): SkipKind {
+  if (!isInputError(err)) return 'unreadable';
+  if (err.code === 'too-large' || err.code === 'too-many-snapshots') return 'fatal';
+  if (err.code === 'wrong-profile') return 'otherProfiles';
+  if (err.code === 'not-a-dump' || err.code === 'empty') return /\.log(?:\.\d+)?$|[-_.]log$/i.test(path) ? 'logsWithoutDump' : 'otherFiles';
+  return 'unreadable';
+}
+
+/** "read 36 goroutine dumps from 212 entries; skipped 120 other profiles, 56 logs without a dump". */
+export function describeCounts(c: BundleCounts): string {
+  const n = (k: number, one: string, many = `${one}s`) => `${k.toLocaleString('en-US')} ${k === 1 ? one : many}`;
+  const skipped = [
+    c.otherProfiles ? n(c.otherProfiles, 'other profile') : '',
+    c.logsWithoutDump ? n(c.logsWithoutDump, 'log without a dump', 'logs without a dump') : '',
+    c.otherFiles ? n(c.otherFiles, 'other file') : '',
+    c.unreadable ? n(c.unreadable, 'unreadable file') : '',
+  ].filter(Boolean);
+  return `read ${n(c.dumps, 'goroutine dump')} from ${n(c.entries, 'entry', 'entries')}${skipped.length ? `; skipped ${skipped.join(', ')}` : ''}`;
+}
+
+export function addCounts(into: BundleCounts, c: BundleCounts): void {
+  for (const k of Object.keys(into) as (keyof BundleCounts)[]) into[k] += c[k];
+}
+
+export { InputError };
