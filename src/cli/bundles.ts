@@ -8,7 +8,8 @@ import { relative } from 'node:path';
 import { Readable } from 'node:stream';
 import { analyze } from '../analyze/index.js';
 import { isArchiveHead, peek } from '../read/archive.js';
-import { addCounts, describeCounts, emptyCounts, readBundle, type BundleCounts, type BundleOptions } from '../read/bundle.js';
+import { describeEntries } from '../report/fleet.js';
+import { addCounts, emptyCounts, readBundle, type BundleCounts, type BundleOptions } from '../read/bundle.js';
 import { readFileChunks, isUrl } from '../read/source.js';
 import type { InputFile } from './inputs.js';
 import { note, warn } from './output.js';
@@ -51,7 +52,7 @@ export async function loadBundle(
   const read = await readBundle(input.path, chunks, opts, stdin ? undefined : input.path);
   for (const w of read.warnings.slice(0, 10)) warn(w);
   if (read.warnings.length > 10) warn(`${input.path}: ${read.warnings.length - 10} more unreadable entries`);
-  note(`leakscope: ${input.path}: ${describeCounts(read.counts)}`);
+  note(`leakscope: ${input.path}: ${describeEntries(read.counts)}`);
   // Entries with neither a pod name nor a folder belong to the archive, named like an unpacked folder.
   const fallback = containerName(input.path);
   const loaded = read.dumps.map((d): LoadedInput => {

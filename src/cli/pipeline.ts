@@ -10,8 +10,8 @@ import { isInputError, readDump, type ReadOptions } from '../read/index.js';
 import { diagnoseRaces, resolveRules, runRules } from '../rules/index.js';
 import type { Finding, LeakscopeConfig } from '../rules/types.js';
 import { loadConfig } from '../rules/config.js';
-import type { BundleOptions } from '../read/bundle.js';
-import { isArchiveFile, loadBundle, peekStdin, placed, placeFile } from './bundles.js';
+import type { BundleCounts, BundleOptions } from '../read/bundle.js';
+import { isArchiveFile, loadBundle, peekStdin, placed, placeFile, totalCounts } from './bundles.js';
 import { mtimeOf, type InputFile } from './inputs.js';
 import { warn } from './output.js';
 import type { RulesFlags } from './options.js';
@@ -100,7 +100,7 @@ function analyzed(input: InputFile, dump: Dump, s: Setup): LoadedInput {
  * Several inputs are read in parallel (worker threads for large files, src/read/parallel.ts); archives
  * among them (issue 14) are read as streams, each goroutine dump in them one loaded input.
  */
-export async function loadAll(inputs: readonly InputFile[], s: Setup, readOptions: BundleReadOptions = {}): Promise<LoadedInput[]> {
+export async function loadAll(inputs: readonly InputFile[], s: Setup, readOptions: BundleReadOptions = {}): Promise<Loaded> {
   let opts = readOptions;
   const stdin = inputs.some((i) => i.path === '-') ? await peekStdin(readOptions.stdin ?? process.stdin) : undefined;
   if (stdin) opts = { ...opts, stdin: stdin.rest };
@@ -112,11 +112,18 @@ export async function loadAll(inputs: readonly InputFile[], s: Setup, readOption
   inputs.forEach((input, i) => {
     if (!archive[i]) parts[i] = plainLoaded.filter((l) => l.path === input.path);
   });
+  const counts: BundleCounts[] = [];
   for (let i = 0; i < inputs.length; i++) {
-    if (archive[i]) parts[i] = (await loadBundle(inputs[i], s, opts, inputs[i].path === '-' ? stdin!.rest : undefined)).loaded;
+    if (!archive[i]) continue;
+    const b = await loadBundle(inputs[i], s, opts, inputs[i].path === '-' ? stdin!.rest : undefined);
+    parts[i] = b.loaded;
+    counts.push(b.counts);
   }
-  return parts.flat();
+  return Object.assign(parts.flat(), { bundleCounts: totalCounts(counts) });
 }
+
+/** What loadAll read; `bundleCounts` when archives were among the inputs (how their files were used). */
+export type Loaded = LoadedInput[] & { bundleCounts?: BundleCounts };
 
 async function loadFiles(inputs: readonly InputFile[], s: Setup, readOptions: ReadOptions): Promise<LoadedInput[]> {
   const out: LoadedInput[] = [];

@@ -11,8 +11,10 @@ import { timeFromName } from './inputs.js';
 
 /** `rancher-7d9f-x2x9z-goroutine-2026-11-30T14_05_33` → `rancher-7d9f-x2x9z`. */
 const POD_PROFILE = /^(.+?)-goroutine-\d{4}-\d{2}-\d{2}T\d{2}[_:]\d{2}[_:]\d{2}/;
-/** `<pod>-previous.log`, `<pod>.log` (the collector's logs; a crash dump lands in them). */
-const POD_LOG = /^(.+?)(?:-previous)?\.log$/;
+/** `<pod>.log` (the collector's logs). */
+const POD_LOG = /^(.+?)\.log$/;
+/** `<pod>-previous.log`: the crashed container's log, where its crash dump lands: another process. */
+const POD_PREVIOUS = /^(.+?)-previous\.log$/;
 /** `api-t+30s.txt`, `worker_t+5m.pprof`: an offset from the start of a capture. */
 const OFFSET = /^(.+?)[-_.]t\+(\d+(?:\.\d+)?)(ms|s|m|h)(?![a-z])/i;
 /** Words that name what a file is, not whose: never a process name on their own. */
@@ -38,7 +40,8 @@ export function placeOf(path: string, fallback: string): Placement {
   const pod = POD_PROFILE.exec(file)?.[1];
   // Only a collector's name (or an offset) orders a series ahead of the capture time in the dump.
   const time = pod ? timeFromName(file) : offsetOf(file);
-  const named = pod ?? POD_LOG.exec(file)?.[1] ?? OFFSET.exec(file)?.[1];
+  const previous = POD_PREVIOUS.exec(file)?.[1];
+  const named = pod ?? (previous ? `${previous} (previous)` : undefined) ?? POD_LOG.exec(file)?.[1] ?? OFFSET.exec(file)?.[1];
   const process = named && !GENERIC.test(named) ? named : folder && !GENERIC.test(folder) ? folder : fallback;
   return time === undefined ? { process } : { process, time };
 }
@@ -59,8 +62,10 @@ export function containerName(path: string): string {
  * `rancher`, `fleet-agent-0` → `fleet-agent`); "the same leak in 3 of 3 rancher pods" counts a family.
  */
 export function familyOf(process: string): string {
-  let f = process;
+  // A crashed container's log is another process of the pod: counted apart from the live ones.
+  const previous = / \(previous\)$/.test(process);
+  let f = process.replace(/ \(previous\)$/, '');
   // ReplicaSet pods: -<hash 5..10>-<suffix 5>; StatefulSet pods: -<ordinal>.
   f = f.replace(/-[a-z0-9]{5,10}-[a-z0-9]{5}$/, '').replace(/-[a-z0-9]{5}$/, '').replace(/-\d+$/, '');
-  return f || process;
+  return previous ? `${f || process} (previous)` : f || process;
 }

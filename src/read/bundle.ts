@@ -100,18 +100,6 @@ function skipKind(path: string, err: unknown): SkipKind {
   return 'unreadable';
 }
 
-/** "read 36 goroutine dumps from 212 entries; skipped 120 other profiles, 56 logs without a dump". */
-export function describeCounts(c: BundleCounts): string {
-  const n = (k: number, one: string, many = `${one}s`) => `${k.toLocaleString('en-US')} ${k === 1 ? one : many}`;
-  const skipped = [
-    c.otherProfiles ? n(c.otherProfiles, 'other profile') : '',
-    c.logsWithoutDump ? n(c.logsWithoutDump, 'log without a dump', 'logs without a dump') : '',
-    c.otherFiles ? n(c.otherFiles, 'other file') : '',
-    c.unreadable ? n(c.unreadable, 'unreadable file') : '',
-  ].filter(Boolean);
-  return `read ${n(c.dumps, 'goroutine dump')} from ${n(c.entries, 'entry', 'entries')}${skipped.length ? `; skipped ${skipped.join(', ')}` : ''}`;
-}
-
 export function addCounts(into: BundleCounts, c: BundleCounts): void {
   for (const k of Object.keys(into) as (keyof BundleCounts)[]) into[k] += c[k];
 }
