@@ -85,12 +85,22 @@ export async function peek(chunks: AsyncIterable<Uint8Array>, n: number): Promis
   }
   const head = got.length === 1 ? got[0] : Buffer.concat(got);
   async function* all(): AsyncIterable<Uint8Array> {
-    if (head.byteLength) yield head;
-    if (done) return;
-    for (;;) {
-      const r = await it.next();
-      if (r.done) return;
-      yield r.value;
+    // Ended early (an error further on, a refused entry): end the source too. An xz decoder holds
+    // the one WebAssembly instance until its stream is cancelled.
+    let finished = done;
+    try {
+      if (head.byteLength) yield head;
+      if (done) return;
+      for (;;) {
+        const r = await it.next();
+        if (r.done) {
+          finished = true;
+          return;
+        }
+        yield r.value;
+      }
+    } finally {
+      if (!finished) await it.return?.();
     }
   }
   return { head, all: all() };
