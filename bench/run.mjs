@@ -5,7 +5,7 @@
 // counts its newlines. Figures are ratios against that baseline because the machine is shared and
 // noisy. Results go to stdout and to bench/out/results.json.
 //
-//   node bench/run.mjs [--sizes 25000,100000,250000] [--with-1m] [--runs 3] [--series 360] [--skip-series] [--trend-json]
+//   node bench/run.mjs [--sizes 25000,100000,250000] [--with-1m] [--runs 3] [--series 360] [--skip-series] [--trend-json] [--skip-bundle]
 //
 // --with-1m adds the 1,000,000-goroutine point (a ~2.8 GB debug=2 file; the generator needs ~6 GB of
 // memory): opt-in, and skipped with a note when the machine has too little free memory or disk.
@@ -29,7 +29,8 @@ const opt = (name, dflt) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : dflt;
 };
-const sizes = opt('sizes', '25000,100000,250000').split(',').map(Number);
+const sizesArg = opt('sizes', '25000,100000,250000');
+const sizes = sizesArg === 'none' ? [] : sizesArg.split(',').map(Number);
 const runs = Number(opt('runs', '3'));
 const seriesCount = Number(opt('series', '360'));
 const skipSeries = args.includes('--skip-series');
@@ -199,6 +200,36 @@ if (!skipSeries) {
     results.seriesJson = { wallMs: j.wallMs, ratio: j.wallMs / baseline.wallMs, peakRssMB: j.peakRssMB, outputBytes: statSync(join(out, 'trend.json')).size, exit: j.status };
     console.log(`  with --format json: ${fmt(j.wallMs, 0)} ms, peak RSS ${fmt(j.peakRssMB, 0)} MB, ${fmt(results.seriesJson.outputBytes / 1e6, 0)} MB of JSON`);
   }
+}
+
+if (!args.includes('--skip-bundle')) {
+  // Issue 14: a support bundle of 40 processes × 12 goroutine profiles (debug=0) with heap profiles,
+  // logs and describe text beside them, packed the collector's way (a tar of 12 tar.xz), made once
+  // from live Go processes (test/live/bundleprog). `check` over it, every file read in one stream.
+  const bundle = await ensureBundle();
+  const bytes = statSync(bundle).size;
+  const { baseline, check } = measureTogether({ baseline: [join(here, 'count-newlines.mjs'), bundle], check: [cli, 'check', bundle, '--output', join(out, 'bundle.txt')] });
+  results.bundle = { processes: 40, snapshots: 480, bytes, baselineMs: baseline.wallMs, wallMs: check.wallMs, ratio: check.wallMs / baseline.wallMs, peakRssMB: check.peakRssMB, exit: check.status };
+  console.log(`check over a bundle of 40 processes × 12 debug=0 snapshots (${fmt(bytes / 1e6, 1)} MB tar of tar.xz): ${fmt(check.wallMs, 0)} ms (baseline ${fmt(baseline.wallMs, 0)} ms, ratio ${fmt(results.bundle.ratio)}), peak RSS ${fmt(check.peakRssMB, 0)} MB, exit ${check.status}`);
+}
+
+async function ensureBundle() {
+  const dir = join(out, 'bundle');
+  const done = join(dir, 'bundle.tar');
+  if (existsSync(done)) return done;
+  mkdirSync(dir, { recursive: true });
+  const kit = await import('../test/live/bundleprog/collect.mjs');
+  const bin = kit.buildProg(dir);
+  const env = kit.goEnv(dir);
+  const pods = [];
+  try {
+    for (let i = 0; i < 40; i++) pods.push(await kit.startPod(bin, `rancher-7d9f8b6c4-p${String(i).padStart(4, '0')}`, { env, leak: i % 4 === 0 }));
+    const tar = await kit.collect({ pods, loops: 12, outDir: dir, grow: 25, cpu: false });
+    execFileSync('mv', [tar, done]);
+  } finally {
+    for (const p of pods) await kit.stopPod(p);
+  }
+  return done;
 }
 
 results.notes = notes;

@@ -40,4 +40,6 @@ export async function emit(input: ReportInput, flags: ReportFlags, extra: Partia
     ...(flags.pathPrefix || extra.pathPrefixes ? { pathPrefixes: [...(flags.pathPrefix ?? []), ...(extra.pathPrefixes ?? [])] } : {}),
   };
   await writeOutput(await render(flags.format, input, opts), flags.output);
+  // `-f sarif=leakscope.sarif -f junit=junit.xml`: the same run's other reports, never colored.
+  for (const r of flags.reports ?? []) await writeOutput(await render(r.format, input, { ...opts, palette: PLAIN }), r.file);
 }

@@ -13,6 +13,8 @@ export interface InputFile {
   readonly path: string;
   /** Found by expanding a folder or a glob rather than named on the command line. */
   readonly listed: boolean;
+  /** The folder given on the command line that the file was found in (recursively): names its process. */
+  readonly root?: string;
 }
 
 const GLOB = /[*?[]/;
@@ -31,13 +33,16 @@ export function expandInputs(args: readonly string[]): InputFile[] {
       st = undefined;
     }
     if (st?.isDirectory()) {
-      const files = readdirSync(arg)
-        .filter((f) => !f.startsWith('.'))
-        .map((f) => join(arg, f))
-        .filter((p) => isFile(p))
-        .sort(naturalCompare);
+      // Recursive (issue 14): an unpacked support bundle reads like the archive it came from.
+      const files = walkDirs(arg).flatMap((dir) =>
+        readdirSync(dir)
+          .filter((f) => !f.startsWith('.'))
+          .map((f) => join(dir, f))
+          .filter((p) => isFile(p))
+          .sort(naturalCompare),
+      );
       if (files.length === 0) throw new UsageError(`${arg}: folder holds no files`);
-      out.push(...files.map((path) => ({ path, listed: true })));
+      out.push(...files.map((path) => ({ path, listed: true, root: arg })));
     } else if (!st && GLOB.test(arg)) {
       const files = glob(arg);
       if (files.length === 0) throw new UsageError(`${arg}: no file matches`);
@@ -161,7 +166,8 @@ export function naturalCompare(a: string, b: string): number {
  * `goroutines.1714558530.txt` (epoch seconds) or a 13-digit epoch in ms.
  */
 export function timeFromName(path: string): number | undefined {
-  const name = basename(path);
+  // An archive entry (`bundle.tar!dir/pod-goroutine-…`): the entry's own name, not the archive's.
+  const name = basename(path.slice(path.lastIndexOf('!') + 1));
   const iso = name.match(
     /(?<!\d)(\d{4})-?(\d{2})-?(\d{2})[T_ .-]?(\d{2})[:_.-]?(\d{2})[:_.-]?(\d{2})(?:[.,](\d{1,9}))?(Z|[+-]\d{2}:?\d{2})?(?!\d)/,
   );

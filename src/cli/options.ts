@@ -5,11 +5,13 @@
 import { statSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { SimilarityLevel } from '../analyze/types.js';
-import { FORMATS, type FormatName } from '../report/registry.js';
+import { FORMATS, isFormat, type FormatName } from '../report/registry.js';
 import type { PathMapping } from '../report/types.js';
+import type { BundleOptions } from '../read/bundle.js';
 import type { ParallelOptions } from '../read/parallel.js';
 import type { Severity } from '../rules/types.js';
 import { UsageError } from './exit-codes.js';
+import { checkOutput } from './output.js';
 
 export function positiveInt(value: string): number {
   if (!/^\d+$/.test(value.trim()) || Number(value) < 1) throw new InvalidArgumentError('expected a whole number ≥ 1.');
@@ -73,9 +75,54 @@ export function pathPrefix(value: string, previous: PathMapping[] = []): PathMap
   return [...previous, { from: value.slice(0, i), to: value.slice(i + 1) }];
 }
 
+/** `-f sarif=leakscope.sarif`: one more report of the same run, written to its own file. */
+export interface ReportSpec {
+  readonly format: FormatName;
+  readonly file?: string;
+}
+
+/**
+ * Repeatable `-f NAME[=FILE]` (issue 14): one run writes every report it is asked for. Collected here,
+ * then split by splitFormats before the action: one format to stdout (or `--output`), the rest to files.
+ */
+export function formatSpec(value: string, previous: ReportSpec[] | string | undefined): ReportSpec[] {
+  const list = Array.isArray(previous) ? previous : [];
+  const i = value.indexOf('=');
+  const name = (i < 0 ? value : value.slice(0, i)).trim();
+  if (!isFormat(name)) throw new InvalidArgumentError(`unknown format '${name}' (choose from ${FORMATS.join(', ')}; NAME=FILE writes it to FILE).`);
+  if (i >= 0 && value.slice(i + 1) === '') throw new InvalidArgumentError(`'${value}': no file after '='.`);
+  return [...list, i < 0 ? { format: name } : { format: name, file: value.slice(i + 1) }];
+}
+
+/** `-f` given several times → `format` (+ `output`) for the main report, `reports` for the others. */
+export function splitFormats(cmd: Command): void {
+  const v = cmd.getOptionValue('format') as ReportSpec[] | FormatName;
+  if (!Array.isArray(v)) return;
+  const plain = v.filter((x) => x.file === undefined);
+  if (plain.length > 1) throw new UsageError(`--format: ${plain.map((x) => x.format).join(' and ')} would both go to ${cmd.getOptionValue('output') ?? 'stdout'}; give all but one a file: -f sarif=leakscope.sarif`);
+  const main = plain[0] ?? v[0];
+  const rest = v.filter((x) => x !== main);
+  const files = rest.map((x) => x.file!);
+  if (main.file !== undefined) {
+    if (cmd.getOptionValue('output') !== undefined) throw new UsageError(`--output and -f ${main.format}=${main.file}: every format has a file; drop --output or the file of one format`);
+    files.push(main.file);
+    cmd.setOptionValue('output', main.file);
+  }
+  const seen = new Set<string>();
+  for (const f of files) {
+    if (seen.has(f)) throw new UsageError(`--format: two reports would be written to ${f}`);
+    seen.add(f);
+    checkOutput(f, cmd.args);
+  }
+  cmd.setOptionValue('format', main.format);
+  cmd.setOptionValue('reports', rest);
+}
+
 /** What every report-writing command accepts. */
 export interface ReportFlags {
   format: FormatName;
+  /** More reports of the same run (`-f junit=junit.xml`), each to its file. */
+  reports?: ReportSpec[];
   output?: string;
   top?: number;
   match?: RegExp;
@@ -99,13 +146,18 @@ export interface GateFlags {
 
 export function addReportOptions(cmd: Command, o: { stacks?: boolean; format?: FormatName } = {}): Command {
   cmd
-    .addOption(new Option('-f, --format <name>', 'output format').choices([...FORMATS]).default(o.format ?? 'table'))
+    .addOption(
+      new Option('-f, --format <name[=file]>', `output format: ${FORMATS.join(', ')}; repeat with NAME=FILE to write several reports in one run`)
+        .argParser(formatSpec)
+        .default(o.format ?? 'table'),
+    )
     .option('-o, --output <file>', 'write the report to FILE (atomically) instead of stdout')
     .option('--top <n>', 'groups shown in table and markdown output (default 10)', positiveInt)
     .option('--match <regex>', 'show only groups with a frame whose function or file matches', regex)
     .addOption(new Option('--level <level>', 'how stacks are grouped').choices(['exact', 'functions']).default('exact'))
     .option('--path-prefix <old=new>', 'map a path prefix in sarif/github/junit locations (repeatable)', pathPrefix);
   if (o.stacks) cmd.option('--stacks', "print each top group's stack");
+  cmd.hook('preAction', (_root, action) => splitFormats(action));
   return cmd;
 }
 
@@ -135,22 +187,26 @@ export interface ReadFlags {
   maxProtobuf?: number;
   timeout?: number;
   threads?: number;
+  maxEntries?: number;
+  maxDepth?: number;
 }
 
 export function addReadOptions(cmd: Command, o: { timeout?: boolean } = {}): Command {
   cmd
-    .option('--max-decompressed <bytes>', 'refuse gzip input that decompresses to more than this (512MiB, 2GB…; default 4GiB)', size)
+    .option('--max-decompressed <bytes>', 'refuse gzip input, or an archive, that decompresses to more than this (512MiB, 2GB…; default 4GiB)', size)
     .option('--max-line <chars>', 'cut longer lines, with a warning (default 1048576)', positiveInt)
     .option('--max-snapshots <n>', 'refuse an input holding more dumps than this (default 10000)', positiveInt)
     .option('--max-download <bytes>', 'refuse a URL response larger than this (default 256MiB)', size)
     .option('--max-protobuf <bytes>', 'refuse a protobuf profile larger than this (default 512MiB)', size)
+    .option('--max-entries <n>', 'refuse an archive holding more entries than this (default 100000)', positiveInt)
+    .option('--max-depth <n>', 'refuse archives nested deeper than this inside an archive (default 4)', count)
     .option('--threads <n>', 'threads that read input: several files at once, or one large debug=2 file in parts (default: the number of cores; 1: read in the main thread)', positiveInt);
   if (o.timeout !== false) cmd.option('--timeout <duration>', 'give up on a URL when connecting or a read stalls this long (default 10s to connect, 30s per read)', duration);
   return cmd;
 }
 
 /** ReadFlags → the reader's options (src/read/index.ts ReadOptions, and the threads of src/read/parallel.ts). */
-export function readOptionsOf(f: ReadFlags): ParallelOptions {
+export function readOptionsOf(f: ReadFlags): ParallelOptions & BundleOptions {
   return {
     ...(f.threads !== undefined ? { maxWorkers: f.threads } : {}),
     ...(f.maxDecompressed !== undefined ? { maxDecompressedBytes: f.maxDecompressed } : {}),
@@ -158,6 +214,8 @@ export function readOptionsOf(f: ReadFlags): ParallelOptions {
     ...(f.maxSnapshots !== undefined ? { maxSnapshots: f.maxSnapshots } : {}),
     ...(f.maxDownload !== undefined ? { maxDownloadBytes: f.maxDownload } : {}),
     ...(f.maxProtobuf !== undefined ? { maxProtobufBytes: f.maxProtobuf } : {}),
+    ...(f.maxEntries !== undefined ? { maxEntries: f.maxEntries } : {}),
+    ...(f.maxDepth !== undefined ? { maxDepth: f.maxDepth } : {}),
     ...(f.timeout !== undefined ? { connectTimeoutMs: f.timeout, readTimeoutMs: f.timeout } : {}),
   };
 }

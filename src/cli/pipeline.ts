@@ -10,10 +10,15 @@ import { isInputError, readDump, type ReadOptions } from '../read/index.js';
 import { diagnoseRaces, resolveRules, runRules } from '../rules/index.js';
 import type { Finding, LeakscopeConfig } from '../rules/types.js';
 import { loadConfig } from '../rules/config.js';
+import type { BundleCounts, BundleOptions } from '../read/bundle.js';
+import { isArchiveFile, loadBundle, peekStdin, placed, placeFile, totalCounts } from './bundles.js';
 import { mtimeOf, type InputFile } from './inputs.js';
 import { warn } from './output.js';
 import type { RulesFlags } from './options.js';
 import { inputSize, progressAllowed, progressBar } from './progress.js';
+
+/** The reader's options, and the limits of archives (--max-entries, --max-depth). */
+export type BundleReadOptions = ReadOptions & BundleOptions;
 
 export interface Setup {
   readonly config: LeakscopeConfig;
@@ -47,6 +52,10 @@ export interface LoadedInput {
   readonly analyses: Analysis[];
   /** ms since the epoch, for files. */
   readonly mtime?: number;
+  /** The process the input came from, for inputs found in archives and folders (src/cli/processes.ts). */
+  readonly process?: string;
+  /** A time read from the entry's name (archives, folders): a series of one process is ordered by it. */
+  readonly entryTime?: number;
 }
 
 /**
@@ -83,11 +92,40 @@ function analyzed(input: InputFile, dump: Dump, s: Setup): LoadedInput {
   reportWarnings(dump);
   const analyses = dump.snapshots.map((snap) => analyze(snap, s.analyzeOptions));
   const mtime = mtimeOf(input.path);
-  return mtime === undefined ? { path: input.path, dump, analyses } : { path: input.path, dump, analyses, mtime };
+  const where = placed(placeFile(input));
+  return mtime === undefined ? { path: input.path, dump, analyses, ...where } : { path: input.path, dump, analyses, mtime, ...where };
 }
 
-/** Several inputs are read in parallel (worker threads for large files, src/read/parallel.ts). */
-export async function loadAll(inputs: readonly InputFile[], s: Setup, readOptions: ReadOptions = {}): Promise<LoadedInput[]> {
+/**
+ * Several inputs are read in parallel (worker threads for large files, src/read/parallel.ts); archives
+ * among them (issue 14) are read as streams, each goroutine dump in them one loaded input.
+ */
+export async function loadAll(inputs: readonly InputFile[], s: Setup, readOptions: BundleReadOptions = {}): Promise<Loaded> {
+  let opts = readOptions;
+  const stdin = inputs.some((i) => i.path === '-') ? await peekStdin(readOptions.stdin ?? process.stdin) : undefined;
+  if (stdin) opts = { ...opts, stdin: stdin.rest };
+  const archive = inputs.map((i) => (i.path === '-' ? !!stdin?.archive : isArchiveFile(i.path)));
+  if (!archive.some(Boolean)) return loadFiles(inputs, s, opts);
+  const parts: LoadedInput[][] = inputs.map(() => []);
+  const plain = inputs.filter((_, i) => !archive[i]);
+  const plainLoaded = await loadFiles(plain, s, opts);
+  inputs.forEach((input, i) => {
+    if (!archive[i]) parts[i] = plainLoaded.filter((l) => l.path === input.path);
+  });
+  const counts: BundleCounts[] = [];
+  for (let i = 0; i < inputs.length; i++) {
+    if (!archive[i]) continue;
+    const b = await loadBundle(inputs[i], s, opts, inputs[i].path === '-' ? stdin!.rest : undefined);
+    parts[i] = b.loaded;
+    counts.push(b.counts);
+  }
+  return Object.assign(parts.flat(), { bundleCounts: totalCounts(counts) });
+}
+
+/** What loadAll read; `bundleCounts` when archives were among the inputs (how their files were used). */
+export type Loaded = LoadedInput[] & { bundleCounts?: BundleCounts };
+
+async function loadFiles(inputs: readonly InputFile[], s: Setup, readOptions: ReadOptions): Promise<LoadedInput[]> {
   const out: LoadedInput[] = [];
   if (inputs.length <= 1) {
     for (const input of inputs) {

@@ -1,7 +1,7 @@
 /**
  * Snapshots of several inputs → a time-ordered series for `trend` and `check`. Times come from one
  * source for the whole series, the best that every snapshot has: the capture time printed in the
- * dump, else a time in the file name, else the file's mtime; `--interval` overrides them all and
+ * dump (a time in an archive entry's name first), else a time in the file name, else the file's mtime; `--interval` overrides them all and
  * keeps the input order. Several dumps in one file without capture times are spaced 1 ms apart.
  */
 import type { TrendSample } from '../analyze/trend.js';
@@ -24,6 +24,10 @@ export function buildSeries(loaded: readonly LoadedInput[], intervalMs?: number)
       .map(({ analysis, time }) => ({ analysis, time })),
   });
   if (intervalMs !== undefined) return withTimes('interval', (_, n) => n * intervalMs);
+  // Archive entries and folder files named with their time (a support bundle's `<pod>-goroutine-<time>`)
+  // are ordered by that name (issue 14): the collector's clock, the same for every pod.
+  const entry = flat.map((x) => x.l.entryTime);
+  if (flat.length && entry.every((t) => t !== undefined)) return withTimes('file name', (x, n) => entry[n]! + x.i);
   const captured = flat.map((x) => (x.analysis.snapshot.capturedAt ? Date.parse(x.analysis.snapshot.capturedAt) : NaN));
   if (flat.length && captured.every((t) => Number.isFinite(t))) return withTimes('capture time', (_, n) => captured[n]);
   const named = flat.map((x) => timeFromName(x.l.path));

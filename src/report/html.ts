@@ -16,6 +16,7 @@ import { stackAnchor } from './html/frames.js';
 import { renderGroupTable, renderStacks, stackedGroups } from './html/groups.js';
 import { renderGate, renderNotes, renderRaces, renderSnapshots, renderVerdict, verdict } from './html/sections.js';
 import { renderDiff, renderTrend } from './html/series.js';
+import { renderFleet, renderProcesses } from './html/fleet.js';
 import { CSS } from './html/style.js';
 import { renderTree } from './html/tree.js';
 import { WAIT_KIND_INFO } from './html/waitkinds.js';
@@ -80,6 +81,11 @@ export function renderHtml(input: ReportInput, opts: HtmlOptions = {}): string {
   if (input.gate) {
     nav.unshift(['gate', 'Gate']);
     body.push(section('gate', 'Gate', renderGate(input.gate)));
+  }
+  if (input.fleet) {
+    // Several processes (issue 14): the fleet first, then one section per process.
+    nav.unshift(['fleet', 'Processes']);
+    body.push(section('fleet', 'Processes', renderFleet(input.fleet) + renderProcesses(input.fleet)));
   }
   body.push(section('findings', `Findings (${fmtInt(input.findings.length)})`, renderFindings(input.findings, { stacks, multi, ...(input.rulesSkipped ? { rulesSkipped: true } : {}) })));
   if (primary) {

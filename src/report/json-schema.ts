@@ -48,7 +48,8 @@ export const reportJsonSchema = {
   title: 'leakscope report (schemaVersion 1)',
   ...object(
     {
-      schemaVersion: { const: 1 },
+      // 2: a report over several processes, with `fleet` (issue 14); 1: everything else.
+      schemaVersion: { enum: [1, 2] },
       tool: object({ name: { const: 'leakscope' }, version: str }, ['name', 'version']),
       command: { enum: ['inspect', 'diff', 'trend', 'check', 'watch', 'report'] },
       snapshots: arrayOf('snapshot'),
@@ -57,10 +58,40 @@ export const reportJsonSchema = {
       diff: ref('diff'),
       trend: ref('trend'),
       gate: ref('gate'),
+      fleet: ref('fleet'),
     },
     ['schemaVersion', 'tool', 'command', 'snapshots', 'findings', 'races'],
   ),
   definitions: {
+    fleet: object(
+      {
+        processes: {
+          type: 'array',
+          items: object(
+            {
+              name: str, family: str, snapshots: nat, first: nat, last: nat, verdict: { enum: ['leak', 'no-leak', 'insufficient-data'] },
+              perHour: { type: ['number', 'null'] }, findings: nat, topFinding: object({ ruleId: str, severity: str, title: str }, ['ruleId', 'severity', 'title']), latest: str,
+            },
+            ['name', 'family', 'snapshots', 'first', 'last', 'verdict', 'perHour', 'findings', 'latest'],
+          ),
+        },
+        findings: {
+          type: 'array',
+          items: object(
+            {
+              ruleId: str, severity: str, title: str, file: str, line: nat, of: nat, family: str, summary: str,
+              processes: { type: 'array', items: object({ name: str, perHour: { type: ['number', 'null'] } }, ['name', 'perHour']) },
+            },
+            ['ruleId', 'severity', 'title', 'of', 'family', 'summary', 'processes'],
+          ),
+        },
+        entries: object(
+          { entries: nat, dumps: nat, otherProfiles: nat, logsWithoutDump: nat, otherFiles: nat, unreadable: nat },
+          ['entries', 'dumps', 'otherProfiles', 'logsWithoutDump', 'otherFiles', 'unreadable'],
+        ),
+      },
+      ['processes', 'findings'],
+    ),
     frame: object(
       { func: str, pkg: str, file: str, line: nat, inlined: bool, origin: { enum: ['runtime', 'stdlib', 'dependency', 'user'] } },
       ['func', 'pkg', 'file', 'line', 'inlined'],

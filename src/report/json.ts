@@ -10,16 +10,19 @@ import type { SeriesTrend, TrendResult } from '../analyze/trend.js';
 import type { Analysis, AnalyzedGroup, SiteFrame } from '../analyze/types.js';
 import { WAIT_KINDS, type Frame, type RaceReport } from '../model/dump.js';
 import type { Finding } from '../rules/types.js';
+import { fleetJson } from './fleet.js';
 import { selectGroups, sortFindings } from './text.js';
 import type { GateResult, RenderOptions, ReportInput } from './types.js';
 
 export const JSON_SCHEMA_VERSION = 1;
+/** A report over several processes (issue 14: `fleet`, snapshots = each process's latest, merged findings). */
+export const JSON_FLEET_SCHEMA_VERSION = 2;
 
 type J = unknown;
 
 export function renderJson(input: ReportInput, opts: RenderOptions = {}): string {
   const doc: Record<string, J> = {
-    schemaVersion: JSON_SCHEMA_VERSION,
+    schemaVersion: input.fleet ? JSON_FLEET_SCHEMA_VERSION : JSON_SCHEMA_VERSION,
     tool: { name: 'leakscope', version: opts.toolVersion ?? '0.0.0' },
     command: input.command,
     snapshots: snapshotsShown(input).map((a) => snapshot(a, opts)),
@@ -29,6 +32,7 @@ export function renderJson(input: ReportInput, opts: RenderOptions = {}): string
   if (input.diff) doc.diff = diff(input.diff, opts);
   if (input.trend) doc.trend = trend(input.trend, opts);
   if (input.gate) doc.gate = gate(input.gate);
+  if (input.fleet) doc.fleet = fleetJson(input.fleet);
   return JSON.stringify(doc, null, 2) + '\n';
 }
 

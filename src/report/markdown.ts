@@ -2,6 +2,7 @@
  * `--format markdown`: for PR comments and job summaries ($GITHUB_STEP_SUMMARY). GitHub-flavoured:
  * tables, `<details>` for each finding's full text and for stacks. Every string from a dump is escaped.
  */
+import { fleetMarkdownSection } from './fleet-text.js';
 import type { Analysis, AnalyzedGroup } from '../analyze/types.js';
 import { WAIT_KINDS } from '../model/dump.js';
 import type { Finding } from '../rules/types.js';
@@ -14,6 +15,7 @@ import type { RenderOptions, ReportInput } from './types.js';
 
 export function renderMarkdown(input: ReportInput, opts: RenderOptions = {}): string {
   const out: string[] = [`## leakscope ${input.command}: ${headline(input)}`];
+  if (input.fleet) out.push(fleetMarkdownSection(input.fleet));
   if (input.gate) {
     out.push(`### Gate ${input.gate.passed ? 'passed ✅' : 'failed ❌'}`);
     out.push(mdTable(
@@ -26,7 +28,7 @@ export function renderMarkdown(input: ReportInput, opts: RenderOptions = {}): st
   else if (input.rulesSkipped) out.push('_Rules not run (--no-rules)._');
   if (input.diff) out.push(diff(input, opts));
   if (input.trend) out.push(trend(input, opts));
-  const shown = input.command === 'inspect' || input.command === 'report' ? input.analyses : input.command === 'check' ? input.analyses.slice(-1) : [];
+  const shown = input.fleet ? [] : input.command === 'inspect' || input.command === 'report' ? input.analyses : input.command === 'check' ? input.analyses.slice(-1) : [];
   for (const a of shown) out.push(snapshot(a, opts));
   if (input.races?.length) out.push(`### Data races\n\n${plural(input.races.length, 'race report')} in the input.`);
   return out.join('\n\n') + '\n';

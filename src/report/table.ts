@@ -7,6 +7,7 @@ import type { Analysis, AnalyzedGroup } from '../analyze/types.js';
 import { WAIT_KINDS, type RaceReport } from '../model/dump.js';
 import type { Finding } from '../rules/types.js';
 import { clip, indent, PLAIN, table } from './table-kit.js';
+import { fleetTableSection } from './fleet-text.js';
 import { diffSection, gateSection, trendSection } from './table-compare.js';
 import {
   fileLine, fmtInt, fmtShare, fmtWait, oneLine, plural, prose, selectGroups, shortFunc, shortSite, siteOf, snapshotTitle, sortFindings,
@@ -17,6 +18,7 @@ import type { Palette, RenderOptions, ReportInput } from './types.js';
 export function renderTable(input: ReportInput, opts: RenderOptions = {}): string {
   const p = opts.palette ?? PLAIN;
   const out: string[] = [];
+  if (input.fleet) out.push(fleetTableSection(input.fleet, p));
   if (input.gate) out.push(gateSection(input.gate, p));
   out.push(findingsSection(input.findings, p, input.rulesSkipped));
   if (input.diff) out.push(diffSection(input.diff, opts, p));
@@ -29,6 +31,8 @@ export function renderTable(input: ReportInput, opts: RenderOptions = {}): strin
 
 /** inspect: every snapshot; check: the latest; diff, trend and watch have their own tables. */
 function snapshotsShown(input: ReportInput): Analysis[] {
+  // A fleet's processes are its table's rows; their snapshots are in the JSON and HTML reports.
+  if (input.fleet) return [];
   if (input.command === 'inspect' || input.command === 'report') return input.analyses;
   if (input.command === 'check' && input.analyses.length) return [input.analyses[input.analyses.length - 1]];
   return [];

@@ -9,6 +9,7 @@ import type { DiffResult } from '../analyze/compare.js';
 import type { TrendResult } from '../analyze/trend.js';
 import type { RaceReport } from '../model/dump.js';
 import type { Finding, Severity } from '../rules/types.js';
+import type { FleetSummary } from './fleet.js';
 
 /** The command a report answers; renderers lay out their sections by it. */
 export type ReportCommand = 'inspect' | 'diff' | 'trend' | 'check' | 'watch' | 'report';
@@ -28,6 +29,11 @@ export interface ReportInput {
   readonly gate?: GateResult;
   /** `--no-rules`: the rules did not run, so "no findings" would say too much. */
   readonly rulesSkipped?: boolean;
+  /**
+   * Dumps of several processes (a support bundle, issue 14): one row per process, shown first. Then
+   * `analyses` holds each process's latest snapshot and `findings` one finding per problem across them.
+   */
+  readonly fleet?: FleetSummary;
 }
 
 /** One limit of the `check` gate. */

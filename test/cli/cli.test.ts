@@ -31,7 +31,7 @@ describe('unusable input and arguments: exit 2, one line on stderr, nothing on s
     ['an empty folder', () => ['inspect', emptyDir()], () => `leakscope: ${emptyDir()}: folder holds no files\n`],
     ['an unknown option', () => ['inspect', '--bogus', LEAK], "leakscope inspect: unknown option '--bogus'\n"],
     ['a bad option value', () => ['inspect', '--top', 'many', LEAK], "leakscope inspect: option '--top <n>' argument 'many' is invalid. expected a whole number ≥ 1.\n"],
-    ['an unknown format', () => ['inspect', '-f', 'xml', LEAK], "leakscope inspect: option '-f, --format <name>' argument 'xml' is invalid. Allowed choices are table, json, markdown, sarif, junit, github, html.\n"],
+    ['an unknown format', () => ['inspect', '-f', 'xml', LEAK], "leakscope inspect: option '-f, --format <name[=file]>' argument 'xml' is invalid. unknown format 'xml' (choose from table, json, markdown, sarif, junit, github, html; NAME=FILE writes it to FILE).\n"],
     ['a bad regex', () => ['inspect', '--match', '(', LEAK], /^leakscope inspect: option '--match <regex>' argument '\(' is invalid\. not a valid regular expression \([^\n]*\)\.\n$/],
     ['an unknown command', () => ['frobnicate'], "leakscope: unknown command 'frobnicate'\n"],
     ['a missing argument', () => ['diff', LEAK], "leakscope diff: missing required argument 'after'\n"],

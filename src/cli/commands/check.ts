@@ -17,6 +17,7 @@ import {
 } from '../options.js';
 import { load, loadAll, racesOf, ruleIds, setup, withSource } from '../pipeline.js';
 import { buildSeries } from '../series.js';
+import { emitFleet, isFleet } from '../fleet.js';
 import { lastSnapshot } from './diff.js';
 
 /**
@@ -56,6 +57,21 @@ export function checkCommand(): Command {
     const readOptions = readOptionsOf(flags);
     const baseline = flags.baseline ? lastSnapshot((await load({ path: flags.baseline, listed: false }, s, readOptions))!) : undefined;
     const loaded = await loadAll(inputs, s, readOptions);
+    const g = s.config.gate ?? {};
+    const failOn = flags.failOn ?? g.failOn;
+    const limits = {
+      ...pick('maxTotal', flags.maxTotal ?? g.maxTotal),
+      ...pick('maxGroup', flags.maxGroup ?? g.maxGroup),
+      ...pick('maxGrowth', flags.maxGrowth ?? g.maxGrowth),
+      ...pick('maxGroupGrowth', flags.maxGroupGrowth ?? g.maxGroupGrowth ?? DEFAULT_MAX_GROUP_GROWTH),
+      ...(failOn ? { failOn } : {}),
+    };
+    if (!baseline && isFleet(loaded)) {
+      // Several processes (a support bundle): each is gated on its own series; the gate fails if any fails.
+      const j = await emitFleet('check', loaded, s, flags, { ...(flags.interval ? { interval: flags.interval } : {}), ...(flags.alpha ? { alpha: flags.alpha } : {}), gate: limits });
+      process.exitCode = j.gate!.passed ? EXIT_OK : EXIT_GATE_FAILED;
+      return;
+    }
     const { samples } = buildSeries(loaded, flags.interval);
     const analyses = samples.map((x) => x.analysis);
     const latest = analyses[analyses.length - 1];
@@ -69,19 +85,8 @@ export function checkCommand(): Command {
     // Rules judge the current state: the latest snapshot (with its dump's race reports).
     const findings = await withSource([...latestFindings(loaded, latest, s), ...(t ? trendFindings(t) : [])], analyses, flags.source);
     const paths = sourcePaths(findings, flags.source);
-    const g = s.config.gate ?? {};
     if ((flags.maxGrowth ?? g.maxGrowth) !== undefined && !d) warn('max-growth needs --baseline or two or more inputs; not checked');
-    const failOn = flags.failOn ?? g.failOn;
-    const gate = evaluateGate(
-      { analyses, findings, ...(d ? { diff: d } : {}), ...(t ? { trend: t } : {}) },
-      {
-        ...pick('maxTotal', flags.maxTotal ?? g.maxTotal),
-        ...pick('maxGroup', flags.maxGroup ?? g.maxGroup),
-        ...pick('maxGrowth', flags.maxGrowth ?? g.maxGrowth),
-        ...pick('maxGroupGrowth', flags.maxGroupGrowth ?? g.maxGroupGrowth ?? DEFAULT_MAX_GROUP_GROWTH),
-        ...(failOn ? { failOn } : {}),
-      },
-    );
+    const gate = evaluateGate({ analyses, findings, ...(d ? { diff: d } : {}), ...(t ? { trend: t } : {}) }, limits);
     const races = racesOf(loaded);
     await emit(
       {

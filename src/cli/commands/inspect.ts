@@ -14,6 +14,7 @@ import { collapseRepeats, sourcePaths } from '../judge.js';
 import {
   addReadOptions, addReportOptions, addRulesOptions, checkSourceDir, readOptionsOf, type ReadFlags, type ReportFlags, type RulesFlags,
 } from '../options.js';
+import { emitFleet, isFleet } from '../fleet.js';
 import { findingsFor, loadAll, racesOf, ruleIds, setup, withSource } from '../pipeline.js';
 
 interface Flags extends ReportFlags, RulesFlags, ReadFlags {
@@ -36,6 +37,11 @@ export function inspectCommand(): Command {
     checkSourceDir(flags.source);
     const s = setup(flags);
     const loaded = await loadAll(inputs, s, readOptionsOf(flags));
+    if (isFleet(loaded)) {
+      // Several processes (a support bundle): each judged as a series, one finding per problem.
+      await emitFleet('inspect', loaded, s, flags);
+      return;
+    }
     const analyses = loaded.flatMap((l) => l.analyses);
     const races = racesOf(loaded);
     if (analyses.length === 0 && races.length === 0) throw new UsageError(`${args.join(' ')}: no goroutine dump found`);

@@ -17,6 +17,7 @@ import {
 } from '../options.js';
 import { loadAll, racesOf, ruleIds, setup, withSource } from '../pipeline.js';
 import { buildSeries } from '../series.js';
+import { emitFleet, isFleet } from '../fleet.js';
 import { byGrowth } from './diff.js';
 
 interface Flags extends ReportFlags, RulesFlags, ReadFlags {
@@ -39,6 +40,11 @@ export function reportCommand(): Command {
     checkSourceDir(flags.source);
     const s = setup(flags);
     const loaded = await loadAll(inputs, s, readOptionsOf(flags));
+    if (isFleet(loaded)) {
+      // Several processes (a support bundle): the fleet summary, then each process's latest snapshot.
+      await emitFleet('report', loaded, s, flags, flags.interval ? { interval: flags.interval } : {});
+      return;
+    }
     const { samples } = buildSeries(loaded, flags.interval);
     const analyses = samples.map((x) => x.analysis);
     if (analyses.length === 0 && racesOf(loaded).length === 0) throw new UsageError(`${args.join(' ')}: no goroutine dump to report`);

@@ -9,6 +9,7 @@ import { checkOutput, warn } from '../output.js';
 import { addReadOptions, addReportOptions, probability, readOptionsOf, seconds, type ReadFlags, type ReportFlags } from '../options.js';
 import { loadAll, setup } from '../pipeline.js';
 import { buildSeries } from '../series.js';
+import { emitFleet, isFleet } from '../fleet.js';
 
 interface Flags extends ReportFlags, ReadFlags {
   interval?: number;
@@ -28,6 +29,11 @@ export function trendCommand(): Command {
     checkOutput(flags.output, inputs.map((i) => i.path));
     const s = setup({ rules: false, level: flags.level });
     const loaded = await loadAll(inputs, s, readOptionsOf(flags));
+    if (isFleet(loaded)) {
+      // Several processes: a trend per process, shown as the fleet summary with the trend findings.
+      await emitFleet('trend', loaded, s, flags, { ...(flags.interval ? { interval: flags.interval } : {}), ...(flags.alpha ? { alpha: flags.alpha } : {}) });
+      return;
+    }
     const { samples, timeSource } = buildSeries(loaded, flags.interval);
     if (samples.length < 2) throw new UsageError(`trend needs at least 2 snapshots; ${args.join(' ')} hold${args.length === 1 ? 's' : ''} ${samples.length}`);
     if (timeSource === 'file mtime' || timeSource === 'input order') {

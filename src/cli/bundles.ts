@@ -1,0 +1,88 @@
+/**
+ * Archives among the inputs (issue 14): told apart by their first bytes, read as a stream in the main
+ * thread (src/read/bundle.ts), each goroutine dump in them becoming one loaded input named
+ * `archive!entry`, placed in its process (src/cli/processes.ts). Plain files keep the reading they had.
+ */
+import { closeSync, openSync, readSync } from 'node:fs';
+import { relative } from 'node:path';
+import { Readable } from 'node:stream';
+import { analyze } from '../analyze/index.js';
+import { isArchiveHead, peek } from '../read/archive.js';
+import { describeEntries } from '../report/fleet.js';
+import { addCounts, emptyCounts, readBundle, type BundleCounts, type BundleOptions } from '../read/bundle.js';
+import { readFileChunks, isUrl } from '../read/source.js';
+import type { InputFile } from './inputs.js';
+import { note, warn } from './output.js';
+import type { LoadedInput, Setup } from './pipeline.js';
+import { containerName, placeOf, type Placement } from './processes.js';
+
+/** Bytes looked at to tell an archive (a gzipped tar shows its tar header within a few KiB). */
+const HEAD_BYTES = 64 * 1024;
+
+/** True when the file's first bytes say it is an archive (a missing file is not: the reader says so). */
+export function isArchiveFile(path: string): boolean {
+  if (path === '-' || isUrl(path)) return false;
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const buf = Buffer.alloc(HEAD_BYTES);
+    const n = readSync(fd, buf, 0, HEAD_BYTES, 0);
+    return isArchiveHead(buf.subarray(0, n));
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Stdin read far enough to tell an archive; `rest` replays what was read, for the dump reader. */
+export async function peekStdin(stdin: NodeJS.ReadableStream): Promise<{ archive: boolean; rest: NodeJS.ReadableStream }> {
+  const { head, all } = await peek(stdin as AsyncIterable<Uint8Array>, HEAD_BYTES);
+  return { archive: isArchiveHead(head), rest: Readable.from(all, { objectMode: false }) };
+}
+
+/** Every goroutine dump of an archive input, analyzed; the counts go to stderr as one line. */
+export async function loadBundle(
+  input: InputFile,
+  s: Setup,
+  opts: BundleOptions,
+  stdin?: NodeJS.ReadableStream,
+): Promise<{ loaded: LoadedInput[]; counts: BundleCounts }> {
+  const chunks = stdin ? (stdin as AsyncIterable<Uint8Array>) : readFileChunks(input.path);
+  const read = await readBundle(input.path, chunks, opts, stdin ? undefined : input.path);
+  for (const w of read.warnings.slice(0, 10)) warn(w);
+  if (read.warnings.length > 10) warn(`${input.path}: ${read.warnings.length - 10} more unreadable entries`);
+  note(`leakscope: ${input.path}: ${describeEntries(read.counts)}`);
+  // Entries with neither a pod name nor a folder belong to the archive, named like an unpacked folder.
+  const fallback = containerName(input.path);
+  const loaded = read.dumps.map((d): LoadedInput => {
+    const place = placeOf(d.path, fallback);
+    return {
+      path: d.name,
+      dump: d.dump,
+      analyses: d.dump.snapshots.map((snap) => analyze(snap, s.analyzeOptions)),
+      ...placed(place),
+    };
+  });
+  return { loaded, counts: read.counts };
+}
+
+/** The process of a plain file found in a folder or glob; none for a file named on the command line. */
+export function placeFile(input: InputFile): Placement | undefined {
+  if (!input.listed) return undefined;
+  if (input.root) return placeOf(relative(input.root, input.path), containerName(input.root));
+  const parts = input.path.split('/');
+  return placeOf(input.path, parts.length > 1 ? parts[parts.length - 2] : '.');
+}
+
+export function placed(p: Placement | undefined): Pick<LoadedInput, 'process' | 'entryTime'> {
+  if (!p) return {};
+  return { process: p.process, ...(p.time !== undefined ? { entryTime: p.time } : {}) };
+}
+
+/** All bundles' counts together, for a run over several archives. */
+export function totalCounts(list: readonly BundleCounts[]): BundleCounts {
+  const t = emptyCounts();
+  for (const c of list) addCounts(t, c);
+  return t;
+}

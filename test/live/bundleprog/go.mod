@@ -1,0 +1,3 @@
+module leakscope.local/bundleprog
+
+go 1.19
