@@ -136,7 +136,11 @@ export const crashDetector: Detector = {
         message: h.message,
         crashSite: site ? `${shortFunc(site.func)} (${siteText(site)})` : 'an unknown site',
       },
-      facts: [`headline: ${h.message}`, ...h.lines.slice(1, 4).map((l) => `  ${l}`)],
+      facts: [
+        `headline: ${h.message}`,
+        // The tests running (`running tests:`) are in the context; other preamble lines as printed.
+        ...(a.snapshot.context?.tests?.length ? [`running: ${a.snapshot.context.tests.join(', ')}`] : h.lines.slice(1, 4).map((l) => `  ${l.trim()}`)),
+      ],
       ...(crashed ? {} : { goroutines: a.total }),
     });
     return [c];

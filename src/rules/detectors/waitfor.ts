@@ -137,7 +137,7 @@ export const heldLockDetector: Detector = {
       const b = h.blocked;
       const q = h.queued;
       const state = b.readGroup.state || b.on;
-      const headline = `Lock held while blocked: ${ownText(b)} waits [${state}] while ${q.length} goroutine${q.length === 1 ? '' : 's'} queue for its lock at ${[...new Set(q.map((w) => ownText(w)))].join(', ')}`;
+      const headline = `Lock held while blocked: ${ownText(b)} waits [${state}] while ${q.length === 1 ? '1 goroutine queues' : `${q.length} goroutines queue`} for its lock at ${[...new Set(q.map((w) => ownText(w)))].join(', ')}`;
       const kids = h.waitsFor;
       const story =
         `Goroutine ${b.detail.id} is blocked [${state}] at ${ownText(b)}${minutes(b)} inside a critical section of ${objectText(h.object)}, ` +
@@ -230,10 +230,11 @@ function stuckCandidates(ctx: RuleContext, rule: ResolvedRule, kinds: ReadonlySe
       variant: s.kind,
       vars: { story, headline },
       facts: [
-        `stuck: ${who} at ${ownText(w)} [${state}]${minutes(w)}`,
         `why stuck: ${s.why}`,
         ...counter.map((c) => `counterpart: ${where(c)} [${c.readGroup.state || c.on}]`),
-        ...(w.readGroup.creator ? [`created by ${shortFunc(w.readGroup.creator.func)} (${siteText(w.readGroup.creator)})${w.detail.createdBy !== undefined ? ` in goroutine ${w.detail.createdBy}${parentGone ? ', which has exited' : ''}` : ''}`] : []),
+        ...(w.readGroup.creator && w.detail.createdBy !== undefined
+          ? [`creator: goroutine ${w.detail.createdBy} (${shortFunc(w.readGroup.creator.func)})${parentGone ? ', which has exited' : ', still in the dump'}`]
+          : []),
         `confidence: ${confidence}`,
       ],
     }));
