@@ -112,7 +112,7 @@ export function lockCycleCandidates(ctx: RuleContext, rule: ResolvedRule): Candi
       severity: 'error',
       vars: {
         cycle: sites.length === 1
-          ? `${ws.length} goroutines in ${sites[0]} each hold a lock another one waits for (${ws.map((w) => w.detail.id).join(', ')})`
+          ? `${ws.length} goroutines in ${sites[0]} each hold a lock another one waits for (goroutines ${ws.map((w) => w.detail.id).sort((a, b) => a - b).join(', ')})`
           : `${sites.join(' and ')} each wait for a lock the other holds`,
         pileup: queued.length ? ` Behind them, ${queued.map((g) => `${g.count} goroutine${g.count === 1 ? '' : 's'} at ${siteText(g.blockingSite)}`).join('; ')} wait for the same locks.` : '',
       },
