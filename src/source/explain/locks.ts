@@ -4,11 +4,11 @@
  * again). Locks are named by their receiver type and field (`Account.mu`), so `a.mu` and `b.mu` of
  * two `*Account`s are the same lock class, as in lock-order checkers.
  */
-import { lineOf, walk, type GoFile, type Node } from './go-parser.js';
-import { at, cause, type Cause, type Site, type SiteResult } from './causes.js';
-import type { FuncInfo, GoPackage } from './package.js';
-import { resolve } from './scope.js';
-import { ancestors, FUNC_TYPES, funcAtLine, funcName, nodesAtLine, unparen } from './syntax.js';
+import { lineOf, walk, type GoFile, type Node } from '../syntax/parser.js';
+import { resolve } from '../syntax/scope.js';
+import { ancestors, FUNC_TYPES, funcAtLine, funcName, nodesAtLine, unparen } from '../syntax/tree.js';
+import type { FuncInfo, GoPackage } from '../workspace/package.js';
+import { at, cause, type Cause, type Site, type SiteResult } from './cause.js';
 
 interface Acquire {
   readonly key: string;

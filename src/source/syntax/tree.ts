@@ -1,5 +1,5 @@
 /** Small structural helpers over tree-sitter-go syntax trees. */
-import { contains, kids, lineOf, endLineOf, walk, type Node } from './go-parser.js';
+import { contains, kids, lineOf, endLineOf, walk, type Node } from './parser.js';
 
 export const FUNC_TYPES = new Set(['function_declaration', 'method_declaration', 'func_literal']);
 const LOOP_OR_SWITCH = new Set(['for_statement', 'expression_switch_statement', 'type_switch_statement', 'select_statement']);
@@ -162,5 +162,3 @@ export function runsBefore(a: Node, e: Node, fn: Node): boolean {
   }
   return false;
 }
-
-export { contains };

@@ -3,11 +3,11 @@
  * (the variable, closures capturing it, functions it is passed to, or the same struct field) and the
  * paths of those functions that return before `Done` without a `defer wg.Done()`.
  */
-import { contains, endLineOf, find, lineOf, type GoFile, type Node } from './go-parser.js';
-import { at, cause, lower, type Cause, type Site, type SiteResult } from './causes.js';
-import type { GoPackage } from './package.js';
-import { paramsOf, resolve } from './scope.js';
-import { ancestors, callArgs, FUNC_TYPES, funcName, nodesAtLine, ownDescendants, runsBefore, statementsOf, unparen } from './syntax.js';
+import { contains, endLineOf, find, lineOf, type GoFile, type Node } from '../syntax/parser.js';
+import { paramsOf, resolve } from '../syntax/scope.js';
+import { ancestors, callArgs, FUNC_TYPES, funcName, nodesAtLine, ownDescendants, runsBefore, statementsOf, unparen } from '../syntax/tree.js';
+import type { GoPackage } from '../workspace/package.js';
+import { at, cause, lower, type Cause, type Site, type SiteResult } from './cause.js';
 
 function method(call: Node): { op: Node; name: string } | undefined {
   const f = unparen(call.childForFieldName('function')!);
