@@ -1,56 +1,19 @@
 /**
  * WaitGroup findings: at a blocked `wg.Wait()`, find the `wg.Done()` calls of the same WaitGroup
- * (the variable, closures capturing it, functions it is passed to, or the same struct field) and the
- * paths of those functions that return before `Done` without a `defer wg.Done()`.
+ * (patterns/waitgroup.ts) and the paths of those functions that return before `Done` without a
+ * `defer wg.Done()`.
  */
-import { contains, endLineOf, find, lineOf, type GoFile, type Node } from '../syntax/parser.js';
-import { paramsOf, resolve } from '../syntax/scope.js';
-import { ancestors, callArgs, FUNC_TYPES, funcName, nodesAtLine, ownDescendants, runsBefore, statementsOf, unparen } from '../syntax/tree.js';
-import type { GoPackage } from '../workspace/package.js';
+import { doneCalls, waitCallAt, waitGroupIdentity } from '../patterns/waitgroup.js';
+import { contains, endLineOf, lineOf, type GoFile, type Node } from '../syntax/parser.js';
+import { ancestors, FUNC_TYPES, funcName, methodCall, ownDescendants, runsBefore, statementsOf } from '../syntax/tree.js';
 import { at, cause, lower, type Cause, type Site, type SiteResult } from './cause.js';
 
-function method(call: Node): { op: Node; name: string } | undefined {
-  const f = unparen(call.childForFieldName('function')!);
-  if (f.type !== 'selector_expression') return undefined;
-  return { op: unparen(f.childForFieldName('operand')!), name: f.childForFieldName('field')!.text };
-}
-
-/** Identity of a WaitGroup expression: a binding key, or a field class; `&wg` and `wg` alike. */
-function identity(pkg: GoPackage, file: GoFile, e: Node): { key: string; exact: boolean } | undefined {
-  let x = unparen(e);
-  if (x.type === 'unary_expression' && x.childForFieldName('operator')?.text === '&') x = unparen(x.childForFieldName('operand')!);
-  if (x.type === 'identifier') {
-    const b = resolve(file.rel, x);
-    return b ? { key: `v:${b.key}`, exact: true } : undefined;
-  }
-  if (x.type === 'selector_expression') {
-    const t = pkg.typeOf(file, x.childForFieldName('operand')!);
-    return { key: `f:${t ?? '?'}.${x.childForFieldName('field')!.text}`, exact: !!t };
-  }
-  return undefined;
-}
-
 export function explainWaitSite(s: Site): SiteResult {
-  const wait = nodesAtLine(s.file.root, s.line, new Set(['call_expression'])).find((c) => method(c)?.name === 'Wait');
+  const wait = waitCallAt(s.file.root, s.line);
   if (!wait) return { causes: [], warnings: [], found: false };
-  const id = identity(s.pkg, s.file, method(wait)!.op);
+  const id = waitGroupIdentity(s.pkg, s.file, methodCall(wait)!.op);
   if (!id) return { causes: [], warnings: [], found: true };
-  // The WaitGroup's names: itself, and parameters of package functions it is passed to (one level).
-  const keys = new Set([id.key]);
-  const calls: { file: GoFile; call: Node }[] = [];
-  for (const f of s.pkg.files) for (const call of find(f.root, 'call_expression')) calls.push({ file: f, call });
-  for (const { file, call } of calls) {
-    callArgs(call).forEach((arg, i) => {
-      const a = identity(s.pkg, file, arg);
-      if (!a || !keys.has(a.key)) return;
-      const c = s.pkg.callee(file, call);
-      if (!c || c === 'external') return;
-      const p = paramsOf(c.fn.node.childForFieldName('parameters')).find((x) => x.index === i);
-      const b = p ? resolve(c.fn.file.rel, p.id) : undefined;
-      if (b) keys.add(`v:${b.key}`);
-    });
-  }
-  const dones = calls.filter(({ file, call }) => method(call)?.name === 'Done' && keys.has(identity(s.pkg, file, method(call)!.op)?.key ?? ''));
+  const dones = doneCalls(s.pkg, id.key);
   const causes: Cause[] = [];
   const byFunc = new Map<Node, { file: GoFile; calls: Node[] }>();
   for (const d of dones) {

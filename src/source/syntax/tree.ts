@@ -99,6 +99,13 @@ export function calleeText(call: Node): string {
   return call.childForFieldName('function')?.text ?? '';
 }
 
+/** A method call's receiver expression (parentheses skipped) and method name: `s.mu.Lock()` → `s.mu`, `Lock`. */
+export function methodCall(call: Node): { op: Node; name: string } | undefined {
+  const f = unparen(call.childForFieldName('function')!);
+  if (f.type !== 'selector_expression') return undefined;
+  return { op: unparen(f.childForFieldName('operand')!), name: f.childForFieldName('field')!.text };
+}
+
 /** Arguments of a call expression (named children of the argument list). */
 export function callArgs(call: Node): Node[] {
   const a = call.childForFieldName('arguments');
