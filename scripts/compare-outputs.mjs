@@ -3,12 +3,13 @@
  * Record what the built CLI says about every sample and corpus dump, and compare two such records
  * byte for byte: the check that a refactoring left every output unchanged.
  *
- *   node scripts/compare-outputs.mjs record <dir> [--cli dist/cli/main.js] [--corpus ../shared/corpus]
+ *   node scripts/compare-outputs.mjs record <dir> [--cli dist/cli/main.js] [--corpus ../shared/corpus] [--formats json,table]
  *   node scripts/compare-outputs.mjs compare <before-dir> <after-dir>
  *
  * `record` runs `inspect --format json` on each dump file under samples/ (and each series folder),
  * again with `--source <sample>` for samples that hold Go source, and on each file of the corpus.
- * For every run it writes stdout (`.json`) and the exit code plus stderr (`.meta`). Runs go from the
+ * For every run it writes stdout (`.json`) and the exit code plus stderr (`.meta`); `--formats` adds
+ * runs in other output formats (`.table`, `.markdown`…) beside the JSON ones. Runs go from the
  * repository root with relative paths, so records of one checkout compare equal. `compare` exits 1
  * and lists the runs whose files differ or exist on one side only.
  */
@@ -25,7 +26,7 @@ const CORPUS_NOT_DUMP = /^(README\.md|SOURCES\.tsv)$/;
 const JOBS = 2;
 
 function usage() {
-  console.error('usage: compare-outputs.mjs record <dir> [--cli <main.js>] [--corpus <dir>] | compare <before> <after>');
+  console.error('usage: compare-outputs.mjs record <dir> [--cli <main.js>] [--corpus <dir>] [--formats json,…] | compare <before> <after>');
   process.exit(2);
 }
 
@@ -79,25 +80,26 @@ function stem(name) {
   return name.replace(/[/\\]/g, '__');
 }
 
-function run(cli, args) {
+function run(cli, args, format) {
   return new Promise((done) => {
-    execFile(process.execPath, [cli, 'inspect', ...args, '--format', 'json'], { cwd: REPO, maxBuffer: 1 << 30, encoding: 'buffer' }, (err, stdout, stderr) => {
+    execFile(process.execPath, [cli, 'inspect', ...args, '--format', format], { cwd: REPO, maxBuffer: 1 << 30, encoding: 'buffer' }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : String(err.code ?? err.signal)) : 0;
       done({ code, stdout, stderr });
     });
   });
 }
 
-async function record(dir, cli, corpus) {
+async function record(dir, cli, corpus, formats) {
   mkdirSync(dir, { recursive: true });
-  const todo = runs(corpus);
+  const todo = runs(corpus).flatMap((r) => formats.map((format) => ({ ...r, format })));
   let next = 0;
   const worker = async () => {
     while (next < todo.length) {
       const r = todo[next++];
-      const res = await run(cli, r.args);
-      writeFileSync(join(dir, `${stem(r.name)}.json`), res.stdout);
-      writeFileSync(join(dir, `${stem(r.name)}.meta`), `args: ${r.args.join(' ')}\nexit: ${res.code}\nstderr:\n${res.stderr.toString('utf8')}`);
+      const res = await run(cli, r.args, r.format);
+      const name = r.format === 'json' ? stem(r.name) : `${stem(r.name)}.${r.format}`;
+      writeFileSync(join(dir, `${name}.${r.format === 'json' ? 'json' : 'out'}`), res.stdout);
+      writeFileSync(join(dir, `${name}.meta`), `args: ${r.args.join(' ')}${r.format === 'json' ? '' : ` --format ${r.format}`}\nexit: ${res.code}\nstderr:\n${res.stderr.toString('utf8')}`);
     }
   };
   await Promise.all(Array.from({ length: JOBS }, worker));
@@ -113,7 +115,7 @@ function compare(a, b) {
     if (!left.has(f) || !right.has(f)) diff.push(`${f}: only in ${left.has(f) ? a : b}`);
     else if (!readFileSync(join(a, f)).equals(readFileSync(join(b, f)))) diff.push(`${f}: differs`);
   }
-  const runsCount = all.filter((f) => f.endsWith('.json')).length;
+  const runsCount = all.filter((f) => f.endsWith('.meta')).length;
   if (diff.length > 0) {
     console.log(`${diff.length} of ${all.length} files differ (${runsCount} runs):`);
     for (const d of diff) console.log(`  ${d}`);
@@ -129,7 +131,8 @@ if (cmd === 'record' && args[0]) {
     console.error(`compare-outputs: ${cli} not found; run npm run build first`);
     process.exit(2);
   }
-  await record(resolve(args[0]), cli, resolve(option(args, '--corpus', join(REPO, '../shared/corpus'))));
+  const formats = option(args, '--formats', 'json').split(',').filter(Boolean);
+  await record(resolve(args[0]), cli, resolve(option(args, '--corpus', join(REPO, '../shared/corpus'))), formats);
 } else if (cmd === 'compare' && args[0] && args[1]) {
   compare(resolve(args[0]), resolve(args[1]));
 } else usage();
