@@ -61,13 +61,6 @@ export function shortFile(file: string): string {
   return parts.length <= 2 ? file : parts.slice(-2).join('/');
 }
 
-/** `k8s.io/client-go/tools/cache.(*Reflector).watch.func1` → `cache.(*Reflector).watch.func1`. */
-export function shortFunc(func: string): string {
-  const bracket = func.indexOf('[');
-  const head = bracket === -1 ? func : func.slice(0, bracket);
-  return func.slice(head.lastIndexOf('/') + 1);
-}
-
 /** `proxy/proxy_store.go:50`, or '' without a file. */
 export function shortSite(f: { file: string; line: number } | undefined): string {
   if (!f || !f.file) return '';
