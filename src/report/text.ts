@@ -3,6 +3,7 @@
  * selection of groups a report shows. Nothing here reads the host: output depends on the input only.
  */
 import type { AnalyzedGroup, SiteFrame } from '../analyze/types.js';
+import { textOrder } from '../rules/collate.js';
 import type { Finding, Severity } from '../rules/types.js';
 import type { PathMapping, RenderOptions } from './types.js';
 
@@ -96,17 +97,13 @@ export function sortFindings(findings: readonly Finding[]): Finding[] {
     (a, b) =>
       SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] ||
       b.evidence.goroutines - a.evidence.goroutines ||
-      cmpStr(a.ruleId, b.ruleId) ||
-      cmpStr(a.location?.file ?? '', b.location?.file ?? '') ||
+      textOrder(a.ruleId, b.ruleId) ||
+      textOrder(a.location?.file ?? '', b.location?.file ?? '') ||
       (a.location?.line ?? 0) - (b.location?.line ?? 0) ||
-      cmpStr(a.snapshot.source, b.snapshot.source) ||
+      textOrder(a.snapshot.source, b.snapshot.source) ||
       a.snapshot.index - b.snapshot.index ||
-      cmpStr(a.title, b.title),
+      textOrder(a.title, b.title),
   );
-}
-
-export function cmpStr(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** Groups passing `--match` (a frame's function or file matches), in the analysis' order. */
