@@ -2,6 +2,12 @@
  * Source-assisted root cause: given findings and the analyses they came from, and a checkout of the
  * profiled program, point at the lines that cause each leak (`Finding.causeLocations`). Pure: reads
  * the source directory, never writes to it; findings are returned as new objects.
+ *
+ * The folders are layers, bottom up: syntax/ (tree-sitter, tree helpers, name resolution) →
+ * workspace/ (checkout files, packages, printed path → file) → flow/ (following a channel value;
+ * shared types in flow/types.ts) → patterns/ (channel ops, loop exits, lock order, WaitGroups) →
+ * explain/ (causes per blocking site) → this file. A file imports only its own layer or lower ones
+ * (test/architecture/layers.test.ts).
  */
 import { join, resolve as resolvePath } from 'node:path';
 import type { Analysis, AnalyzedGroup, SiteFrame } from '../analyze/types.js';
