@@ -7,8 +7,9 @@
 import type { DiffResult } from '../analyze/compare.js';
 import type { GroupTrend, TrendResult } from '../analyze/trend.js';
 import type { Analysis } from '../analyze/types.js';
+import { shortFunc } from '../model/func-name.js';
 import type { Finding, Severity } from '../rules/types.js';
-import { fmtDuration, fmtGrowth, fmtInt, fmtP, fmtRate, plural, SEVERITY_RANK, shortFile, shortFunc, shortSite, siteOf, waitLabel } from './text.js';
+import { fmtDuration, fmtGrowth, fmtInt, fmtP, fmtRate, plural, SEVERITY_RANK, shortFile, shortSite, siteOf, waitLabel } from './text.js';
 import type { GateLimit, GateResult, GateSubject } from './types.js';
 
 export interface GateLimits {

@@ -5,7 +5,8 @@
  * exceeded. Lower-severity findings are listed in the case's `<system-out>`.
  */
 import type { Finding } from '../rules/types.js';
-import { cmpStr, fileLine, mapPath, plural, SEVERITY_RANK, sortFindings } from './text.js';
+import { textOrder } from '../rules/collate.js';
+import { fileLine, mapPath, plural, SEVERITY_RANK, sortFindings } from './text.js';
 import type { RenderOptions, ReportInput } from './types.js';
 
 interface Case {
@@ -25,7 +26,7 @@ export function renderJunit(input: ReportInput, opts: RenderOptions = {}): strin
     list.push(f);
     byRule.set(f.ruleId, list);
   }
-  const ruleCases: Case[] = [...byRule.keys()].sort(cmpStr).map((id) => {
+  const ruleCases: Case[] = [...byRule.keys()].sort(textOrder).map((id) => {
     const list = byRule.get(id)!;
     const failing = list.filter((f) => SEVERITY_RANK[f.severity] <= SEVERITY_RANK[failOn]);
     const others = list.filter((f) => !failing.includes(f));

@@ -5,10 +5,11 @@
 import { fleetMarkdownSection } from './fleet-text.js';
 import type { Analysis, AnalyzedGroup } from '../analyze/types.js';
 import { WAIT_KINDS } from '../model/dump.js';
+import { shortFunc } from '../model/func-name.js';
 import type { Finding } from '../rules/types.js';
 import { code, fenced, md, mdProse, mdTable } from './markdown-kit.js';
 import {
-  fileLine, fmtDelta, fmtDuration, fmtGrowth, fmtInt, fmtP, fmtRate, fmtShare, fmtWait, plural, selectGroups, shortFunc,
+  fileLine, fmtDelta, fmtDuration, fmtGrowth, fmtInt, fmtP, fmtRate, fmtShare, fmtWait, plural, selectGroups,
   shortSite, siteOf, snapshotTitle, sortFindings, topN, waitColumn,
 } from './text.js';
 import type { RenderOptions, ReportInput } from './types.js';

@@ -8,7 +8,8 @@
 import type { SiteFrame } from '../analyze/types.js';
 import type { Frame } from '../model/dump.js';
 import type { Finding, Severity } from '../rules/types.js';
-import { cmpStr, mapPath, shortSite, sortFindings } from './text.js';
+import { textOrder } from '../rules/collate.js';
+import { mapPath, shortSite, sortFindings } from './text.js';
 import type { GateLimit, PathMapping, RenderOptions, ReportInput } from './types.js';
 
 export const SARIF_SCHEMA_URI = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
@@ -36,11 +37,11 @@ export function renderSarif(input: ReportInput, opts: RenderOptions = {}): strin
   const items = [...sortFindings(input.findings).map(fromFinding), ...(input.gate?.limits ?? []).filter((l) => !l.passed).map(fromGate)];
   const map = opts.pathPrefixes ?? [];
   const base = opts.srcRoot;
-  const ruleIds = [...new Set(items.map((i) => i.ruleId))].sort(cmpStr);
+  const ruleIds = [...new Set(items.map((i) => i.ruleId))].sort(textOrder);
   const rules = ruleIds.map((id) => ruleDescriptor(id, items.find((i) => i.ruleId === id)!));
   const results = items
     .map((i) => ({ item: i, uri: i.file ? toUri(i.file, map) : '' }))
-    .sort((a, b) => cmpStr(a.uri, b.uri) || (a.item.line ?? 0) - (b.item.line ?? 0) || cmpStr(a.item.ruleId, b.item.ruleId) || cmpStr(a.item.text, b.item.text))
+    .sort((a, b) => textOrder(a.uri, b.uri) || (a.item.line ?? 0) - (b.item.line ?? 0) || textOrder(a.item.ruleId, b.item.ruleId) || textOrder(a.item.text, b.item.text))
     .map(({ item }) => result(item, ruleIds.indexOf(item.ruleId), map, base));
   const log = {
     $schema: SARIF_SCHEMA_URI,

@@ -1,9 +1,10 @@
 /** Terminal sections for comparisons: the diff table, the trend table, and the gate verdict. */
 import type { DiffResult, GroupDiff } from '../analyze/compare.js';
 import type { GroupTrend, TrendResult, TrendVerdict } from '../analyze/trend.js';
+import { shortFunc } from '../model/func-name.js';
 import { clip, table } from './table-kit.js';
 import {
-  fmtDelta, fmtDuration, fmtGrowth, fmtInt, fmtP, fmtRate, oneLine, plural, selectGroups, shortFunc, shortSite, siteOf, topN,
+  fmtDelta, fmtDuration, fmtGrowth, fmtInt, fmtP, fmtRate, oneLine, plural, selectGroups, shortSite, siteOf, topN,
   waitColumn,
 } from './text.js';
 import type { GateResult, Palette, RenderOptions } from './types.js';

@@ -5,12 +5,13 @@
  */
 import type { Analysis, AnalyzedGroup } from '../analyze/types.js';
 import { WAIT_KINDS, type RaceReport } from '../model/dump.js';
+import { shortFunc } from '../model/func-name.js';
 import type { Finding } from '../rules/types.js';
 import { clip, indent, PLAIN, table } from './table-kit.js';
 import { fleetTableSection } from './fleet-text.js';
 import { diffSection, gateSection, trendSection } from './table-compare.js';
 import {
-  fileLine, fmtInt, fmtShare, fmtWait, oneLine, plural, prose, selectGroups, shortFunc, shortSite, siteOf, snapshotTitle, sortFindings,
+  fileLine, fmtInt, fmtShare, fmtWait, oneLine, plural, prose, selectGroups, shortSite, siteOf, snapshotTitle, sortFindings,
   topN, waitColumn,
 } from './text.js';
 import type { Palette, RenderOptions, ReportInput } from './types.js';

@@ -4,6 +4,7 @@
  */
 import type { AnalyzedGroup, SiteFrame } from '../analyze/types.js';
 import type { DumpContext } from '../model/dump.js';
+import { textOrder } from '../rules/collate.js';
 import type { Finding, Severity } from '../rules/types.js';
 import type { PathMapping, RenderOptions } from './types.js';
 
@@ -62,13 +63,6 @@ export function shortFile(file: string): string {
   return parts.length <= 2 ? file : parts.slice(-2).join('/');
 }
 
-/** `k8s.io/client-go/tools/cache.(*Reflector).watch.func1` → `cache.(*Reflector).watch.func1`. */
-export function shortFunc(func: string): string {
-  const bracket = func.indexOf('[');
-  const head = bracket === -1 ? func : func.slice(0, bracket);
-  return func.slice(head.lastIndexOf('/') + 1);
-}
-
 /** `proxy/proxy_store.go:50`, or '' without a file. */
 export function shortSite(f: { file: string; line: number } | undefined): string {
   if (!f || !f.file) return '';
@@ -104,17 +98,13 @@ export function sortFindings(findings: readonly Finding[]): Finding[] {
     (a, b) =>
       SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] ||
       b.evidence.goroutines - a.evidence.goroutines ||
-      cmpStr(a.ruleId, b.ruleId) ||
-      cmpStr(a.location?.file ?? '', b.location?.file ?? '') ||
+      textOrder(a.ruleId, b.ruleId) ||
+      textOrder(a.location?.file ?? '', b.location?.file ?? '') ||
       (a.location?.line ?? 0) - (b.location?.line ?? 0) ||
-      cmpStr(a.snapshot.source, b.snapshot.source) ||
+      textOrder(a.snapshot.source, b.snapshot.source) ||
       a.snapshot.index - b.snapshot.index ||
-      cmpStr(a.title, b.title),
+      textOrder(a.title, b.title),
   );
-}
-
-export function cmpStr(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** Groups passing `--match` (a frame's function or file matches), in the analysis' order. */

@@ -5,14 +5,9 @@ import type { Frame } from '../model/dump.js';
 import { enclosing, isClosure } from '../analyze/closures.js';
 
 export { enclosing, isClosure };
+export { shortFunc } from '../model/func-name.js';
 
 const receiverMemo = new Map<string, string | undefined>();
-
-/** Last path element and after: `example.com/x/pkg/stores/proxy.(*Store).watch.func1` → `proxy.(*Store).watch.func1`. */
-export function shortFunc(func: string): string {
-  const slash = func.lastIndexOf('/', func.indexOf('(') >= 0 ? func.indexOf('(') : func.length);
-  return slash >= 0 ? func.slice(slash + 1) : func;
-}
 
 /** Base name of a file path (either separator). */
 export function baseName(file: string): string {

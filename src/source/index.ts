@@ -2,21 +2,27 @@
  * Source-assisted root cause: given findings and the analyses they came from, and a checkout of the
  * profiled program, point at the lines that cause each leak (`Finding.causeLocations`). Pure: reads
  * the source directory, never writes to it; findings are returned as new objects.
+ *
+ * The folders are layers, bottom up: syntax/ (tree-sitter, tree helpers, name resolution) →
+ * workspace/ (checkout files, packages, printed path → file) → flow/ (following a channel value;
+ * shared types in flow/types.ts) → patterns/ (channel ops, loop exits, lock order, WaitGroups) →
+ * explain/ (causes per blocking site) → this file. A file imports only its own layer or lower ones
+ * (test/architecture/layers.test.ts).
  */
 import { join, resolve as resolvePath } from 'node:path';
 import type { Analysis, AnalyzedGroup, SiteFrame } from '../analyze/types.js';
 import type { Frame, WaitKind } from '../model/dump.js';
 import type { CauseLocation, Finding } from '../rules/types.js';
-import { settle, type Cause, type Site, type SiteResult } from './causes.js';
-import { explainChannelSite } from './channels.js';
-import { excerpt } from './excerpt.js';
-import { GoFiles, lineOf, type GoFile } from './go-parser.js';
-import { SourceIndex } from './locate.js';
-import { explainLockSite } from './locks.js';
-import type { FuncInfo } from './package.js';
-import { FUNC_TYPES, funcAtLine, nodesAtLine } from './syntax.js';
-import { explainWaitSite } from './waitgroup.js';
-import { Workspace } from './workspace.js';
+import { settle, type Cause, type Site, type SiteResult } from './explain/cause.js';
+import { explainChannelSite } from './explain/channels.js';
+import { excerpt } from './explain/excerpt.js';
+import { explainLockSite } from './explain/locks.js';
+import { explainWaitSite } from './explain/waitgroup.js';
+import { GoFiles, lineOf, type GoFile } from './syntax/parser.js';
+import { FUNC_TYPES, funcAtLine, nodesAtLine } from './syntax/tree.js';
+import { SourceIndex } from './workspace/locate.js';
+import type { FuncInfo } from './workspace/package.js';
+import { Workspace } from './workspace/workspace.js';
 
 export interface ExplainOptions {
   /** A checkout of the profiled program. */
@@ -212,5 +218,5 @@ function toLocation(c: Cause, sourceDir: string): CauseLocation {
   };
 }
 
-export { SourceIndex, pathParts } from './locate.js';
-export type { Cause, CauseKind, Confidence } from './causes.js';
+export { SourceIndex, pathParts } from './workspace/locate.js';
+export type { Cause, CauseKind, Confidence } from './explain/cause.js';

@@ -3,20 +3,13 @@
  * import in src/ and fails on one that points downstream (e.g. read importing analyze, or the library
  * importing the CLI).
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/paths.js';
+import { importGraph, tsFiles } from './import-graph.js';
 
 const SRC = join(REPO, 'src');
 const ORDER = ['model', 'read', 'analyze', 'rules', 'source', 'report', 'cli'] as const;
-
-function files(dir: string): string[] {
-  return readdirSync(dir).flatMap((f) => {
-    const p = join(dir, f);
-    return statSync(p).isDirectory() ? files(p) : p.endsWith('.ts') ? [p] : [];
-  });
-}
 
 function stageOf(file: string): string | undefined {
   const first = relative(SRC, file).split(/[\\/]/)[0];
@@ -24,27 +17,20 @@ function stageOf(file: string): string | undefined {
 }
 
 describe('src/ imports', () => {
-  const all = files(SRC);
+  const all = tsFiles(SRC);
   it('finds every stage folder', () => {
     for (const s of ORDER) expect(all.some((f) => stageOf(f) === s), s).toBe(true);
   });
 
   it('never point downstream', () => {
     const bad: string[] = [];
-    for (const file of all) {
+    for (const [file, edges] of importGraph(all)) {
       const from = stageOf(file);
       if (!from) continue; // src/index.ts: the library re-exports every stage
-      const text = readFileSync(file, 'utf8');
-      for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\b(?:[^'";]*?\bfrom)?\s*['"](\.[^'"]+)['"]/g)) {
-        const target = stageOf(resolve(dirname(file), m[1]));
+      for (const e of edges) {
+        const target = stageOf(e.to);
         if (target && ORDER.indexOf(target as (typeof ORDER)[number]) > ORDER.indexOf(from as (typeof ORDER)[number])) {
-          bad.push(`${relative(REPO, file)} imports ${m[1]} (${from} → ${target})`);
-        }
-      }
-      for (const m of text.matchAll(/import\(\s*['"](\.[^'"]+)['"]\s*\)/g)) {
-        const target = stageOf(resolve(dirname(file), m[1]));
-        if (target && ORDER.indexOf(target as (typeof ORDER)[number]) > ORDER.indexOf(from as (typeof ORDER)[number])) {
-          bad.push(`${relative(REPO, file)} imports ${m[1]} lazily (${from} → ${target})`);
+          bad.push(`${relative(REPO, file)} imports ${e.spec}${e.lazy ? ' lazily' : ''} (${from} → ${target})`);
         }
       }
     }

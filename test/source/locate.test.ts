@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { looksLikeDependency, pathParts, SourceIndex } from '../../src/source/locate.js';
+import { looksLikeDependency, pathParts, SourceIndex } from '../../src/source/workspace/locate.js';
 
 const FILES = [
   'go.mod',

@@ -1,5 +1,6 @@
 /** Findings: what leaks, where, why and the fix, with the evidence and source excerpts behind each. */
 import type { CauseLocation, EvidenceGroup, Finding, FindingCategory } from '../../rules/types.js';
+import { SEVERITY_RANK } from '../text.js';
 import { esc, prose } from './escape.js';
 import { fmtInt, fmtShare, fmtWait, plural, shortFile, shortFunc } from './format.js';
 import { locHtml, renderFrames, stackAnchor } from './frames.js';
@@ -105,13 +106,11 @@ function renderFinding(f: Finding, i: number, ctx: FindingContext): string {
   );
 }
 
-const SEV_ORDER: Record<Finding['severity'], number> = { error: 0, warning: 1, info: 2 };
-
 /** Findings, most severe first, then by goroutines involved; input order breaks ties. */
 export function sortFindings(findings: readonly Finding[]): Finding[] {
   return findings
     .map((f, i) => ({ f, i }))
-    .sort((a, b) => SEV_ORDER[a.f.severity] - SEV_ORDER[b.f.severity] || b.f.evidence.goroutines - a.f.evidence.goroutines || a.i - b.i)
+    .sort((a, b) => SEVERITY_RANK[a.f.severity] - SEVERITY_RANK[b.f.severity] || b.f.evidence.goroutines - a.f.evidence.goroutines || a.i - b.i)
     .map((x) => x.f);
 }
 

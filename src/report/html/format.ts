@@ -3,7 +3,8 @@ import { fmtInt } from '../text.js';
 
 // The same locale-free number and name formatting as the text renderers; only path shortening and
 // wait wording differ, for a page that has room to say more.
-export { fileLine, fmtInt, fmtShare, plural, shortFunc } from '../text.js';
+export { shortFunc } from '../../model/func-name.js';
+export { fileLine, fmtInt, fmtShare, plural } from '../text.js';
 
 /** The last three path elements: `/go/pkg/mod/x/y/z/proxy_store.go` → `…/y/z/proxy_store.go`. */
 export function shortFile(file: string): string {

@@ -4,10 +4,11 @@
  * timeouts, non-blocking `default` cases or early exits (error paths); and whether something still
  * drains the channel after such an exit.
  */
-import { contains, kids, walk, type Node } from './go-parser.js';
-import type { ChanOp } from './flow.js';
-import { resolve } from './scope.js';
-import { ancestors, breakTarget, calleeText, exprList, FUNC_TYPES, hasToken, labelled, labelTarget, unparen, upParens } from './syntax.js';
+import type { ChanOp } from '../flow/types.js';
+import { contains, kids, walk, type Node } from '../syntax/parser.js';
+import { resolve } from '../syntax/scope.js';
+import { ancestors, breakTarget, calleeText, exprList, FUNC_TYPES, labelled, labelTarget, unparen, upParens } from '../syntax/tree.js';
+import { anchorIn } from './channel-ops.js';
 
 export type ExitKind = 'early' | 'cancel' | 'timeout' | 'nonblocking' | 'closed';
 
@@ -145,8 +146,7 @@ export function drainedAfter(rel: string, exit: LoopExit, loop: Node, receives: 
   const fn = ancestors(loop).find((a) => FUNC_TYPES.has(a.type));
   if (!fn) return false;
   for (const r of receives) {
-    const chain = [{ file: r.file, node: r.node }, ...[...r.trail].reverse()];
-    const anchor = chain.find((a) => a.file.rel === rel && contains(fn, a.node))?.node;
+    const anchor = anchorIn(r, rel, fn);
     if (!anchor || anchor.startIndex === loop.startIndex) continue;
     if (contains(loop, anchor)) {
       // a drain just before the exit, in the branch that exits
@@ -160,5 +160,3 @@ export function drainedAfter(rel: string, exit: LoopExit, loop: Node, receives: 
   }
   return false;
 }
-
-export { hasToken };

@@ -1,9 +1,9 @@
 /** Where a variable, field or result gets its value: the backward steps of channel tracing. */
-import { find, kids, type GoFile, type Node } from './go-parser.js';
-import type { Place } from './flow.js';
-import type { FuncInfo, GoPackage } from './package.js';
-import { paramsOf, resolve } from './scope.js';
-import { exprList, ownDescendants, unparen } from './syntax.js';
+import { find, kids, type GoFile, type Node } from '../syntax/parser.js';
+import { paramsOf, resolve } from '../syntax/scope.js';
+import { exprList, ownDescendants, unparen } from '../syntax/tree.js';
+import type { FuncInfo, GoPackage } from '../workspace/package.js';
+import type { Place } from './types.js';
 
 /** The value `target` gets in `stmt` (`:=`, `=`, var spec): an expression, or a call's n-th result. */
 export function assigned(pkg: GoPackage, file: GoFile, stmt: Node, target: Node): { file: GoFile; expr?: Node; place?: Place } | undefined {

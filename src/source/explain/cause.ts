@@ -1,10 +1,13 @@
-/** The shape of a likely cause found in source, before it becomes a `CauseLocation`. */
-import { lineOf, type GoFile, type Node } from './go-parser.js';
-import type { GoPackage } from './package.js';
-import type { Workspace } from './workspace.js';
-import type { CallerHint } from './flow.js';
-import type { WaitKind } from '../model/dump.js';
-import { funcName } from './syntax.js';
+/**
+ * The shape of a likely cause found in source, before it becomes a `CauseLocation`, and the blocking
+ * site the explanations start from: the bottom of the explain layer.
+ */
+import type { WaitKind } from '../../model/dump.js';
+import type { CallerHint } from '../flow/types.js';
+import { lineOf, type GoFile, type Node } from '../syntax/parser.js';
+import { funcName } from '../syntax/tree.js';
+import type { GoPackage } from '../workspace/package.js';
+import type { Workspace } from '../workspace/workspace.js';
 
 /**
  * How sure a cause is:

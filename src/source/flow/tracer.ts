@@ -4,67 +4,14 @@
  * variables and struct fields; then forwards from there to every place it flows, collecting the
  * operations on it (send, receive, range, close) and where it escapes the package.
  */
+import { endLineOf, find, lineOf, type GoFile, type Node } from '../syntax/parser.js';
+import { resolve, usesOf, type Binding } from '../syntax/scope.js';
+import { callArgs, enclosingFunc, exprList, unparen, upParens } from '../syntax/tree.js';
+import type { GoPackage } from '../workspace/package.js';
+import type { Workspace } from '../workspace/workspace.js';
 import { assigned, fieldDefs, returnDefs } from './defs.js';
-import { endLineOf, find, lineOf, type GoFile, type Node } from './go-parser.js';
-import type { FuncInfo, GoPackage, TypeName } from './package.js';
-import { resolve, usesOf, type Binding } from './scope.js';
-import { callArgs, enclosingFunc, exprList, unparen, upParens } from './syntax.js';
+import type { Anchor, CallerHint, ChannelFlow, ChanOp, Escape, OpKind, Origin, Place } from './types.js';
 import { classifyUse } from './uses.js';
-import type { Workspace } from './workspace.js';
-
-export type Place =
-  | { readonly kind: 'var'; readonly file: GoFile; readonly b: Binding }
-  | { readonly kind: 'field'; readonly type: TypeName; readonly field: string; readonly scope: GoPackage }
-  | { readonly kind: 'return'; readonly fn: FuncInfo; readonly index: number }
-  | { readonly kind: 'make'; readonly file: GoFile; readonly node: Node };
-
-export type OpKind = 'send' | 'recv' | 'range' | 'close';
-
-/** A use of the channel in a function, passed down to a callee: how the flow reached an op. */
-export interface Anchor {
-  readonly file: GoFile;
-  readonly node: Node;
-}
-
-export interface ChanOp {
-  readonly kind: OpKind;
-  /** send_statement, unary_expression (`<-c`), for_statement (range) or call_expression (close). */
-  readonly node: Node;
-  readonly file: GoFile;
-  readonly fn: FuncInfo;
-  /** The select statement when the op is the communication of a select case. */
-  readonly select?: Node;
-  readonly exact: boolean;
-  /** Argument uses, outermost first, through which the channel reached `fn`. */
-  readonly trail: Anchor[];
-}
-
-export interface Origin {
-  /** make: created here; nil: declared and never assigned; param/field/unknown: where tracing stopped. */
-  readonly kind: 'make' | 'nil' | 'param' | 'field' | 'unknown';
-  readonly file?: GoFile;
-  readonly node?: Node;
-  /** For make: the capacity expression text ('' = unbuffered). */
-  readonly capacity?: string;
-  readonly exact: boolean;
-}
-
-export interface Escape {
-  readonly file: GoFile;
-  readonly node: Node;
-  readonly why: string;
-}
-
-export interface ChannelFlow {
-  /** The channel is (also) kept in a struct field. */
-  readonly fields: boolean;
-  readonly origins: Origin[];
-  readonly ops: ChanOp[];
-  readonly escapes: Escape[];
-}
-
-/** The caller's `file:line` for a function on the blocked stack (from the frame above it). */
-export type CallerHint = (fn: FuncInfo) => { rel: string; line: number } | undefined;
 
 const MAX_PLACES = 2000;
 
@@ -134,7 +81,7 @@ export class ChannelTracer {
       case 'selector_expression': {
         const op = e.childForFieldName('operand')!;
         const pkg = this.pkg(file);
-        if (op.type === 'identifier' && !resolve(file.rel, op) && pkg.isImport(file, op.text)) return undefined;
+        if (pkg.namesImport(file, op)) return undefined;
         return { kind: 'field', type: pkg.typeOf(file, op), field: e.childForFieldName('field')!.text, scope: pkg };
       }
       case 'call_expression': {

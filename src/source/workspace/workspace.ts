@@ -6,9 +6,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
-import type { GoFile, GoFiles } from './go-parser.js';
+import type { GoFile, GoFiles } from '../syntax/parser.js';
 import type { SourceIndex } from './locate.js';
-import { GoPackage } from './package.js';
+import { GoPackage, type Packages } from './package.js';
 
 interface Module {
   readonly path: string;
@@ -40,7 +40,7 @@ const MAX_PACKAGES = 200;
 const MAX_SCAN_BYTES = 256 * 1024 * 1024;
 const MAX_IMPORTERS = 64;
 
-export class Workspace {
+export class Workspace implements Packages {
   private readonly pkgs = new Map<string, GoPackage | null>();
   /** Set when a limit stopped the analysis from following code further. */
   limited = false;

@@ -3,8 +3,8 @@
  * receivers, named results, `:=`, `var`, range and select-case variables, package-level vars). Good
  * enough for following channel variables; it does not type-check.
  */
-import { find, kids, type Node } from './go-parser.js';
-import { exprList, hasToken, statementsOf, FUNC_TYPES } from './syntax.js';
+import { find, kids, type Node } from './parser.js';
+import { exprList, FUNC_TYPES, hasToken } from './tree.js';
 
 export type BindingKind = 'param' | 'receiver' | 'result' | 'local' | 'global';
 
@@ -188,5 +188,3 @@ export function usesOf(rel: string, b: Binding, region: Node): Node[] {
   }
   return out;
 }
-
-export { statementsOf };

@@ -1,9 +1,9 @@
 /** What a use of a channel value is: an operation on it, a flow into another place, or an escape. */
-import { kids, type GoFile, type Node } from './go-parser.js';
-import type { OpKind, Place } from './flow.js';
-import type { GoPackage } from './package.js';
-import { paramsOf, resolve } from './scope.js';
-import { callArgs, calleeText, enclosingFunc, exprList, upParens } from './syntax.js';
+import { kids, type GoFile, type Node } from '../syntax/parser.js';
+import { paramsOf, resolve } from '../syntax/scope.js';
+import { callArgs, calleeText, enclosingFunc, exprList, upParens } from '../syntax/tree.js';
+import type { GoPackage } from '../workspace/package.js';
+import type { OpKind, Place } from './types.js';
 
 export type Use =
   | { readonly kind: 'op'; readonly op: OpKind; readonly node: Node; readonly select?: Node }

@@ -6,10 +6,9 @@
  * Type names are canonical across the workspace: `dir#Name` for types declared in the checkout,
  * `ext:path.Name` for others.
  */
-import { find, kids, walk, type GoFile, type Node } from './go-parser.js';
-import { resolve, usesOf } from './scope.js';
-import { exprList, unparen, upParens } from './syntax.js';
-import type { Workspace } from './workspace.js';
+import { find, kids, walk, type GoFile, type Node } from '../syntax/parser.js';
+import { resolve, usesOf } from '../syntax/scope.js';
+import { exprList, unparen, upParens } from '../syntax/tree.js';
 
 export interface FuncInfo {
   readonly key: string;
@@ -28,6 +27,18 @@ export interface CallSite {
 }
 
 export type TypeName = string | undefined;
+
+/**
+ * What a package asks of the checkout it belongs to: the other packages, by directory or import
+ * path, and who imports it. The Workspace (workspace.ts) answers; it is the one that loads packages.
+ */
+export interface Packages {
+  pkgByDir(dir: string): GoPackage | undefined;
+  pkgByImport(path: string): GoPackage | undefined;
+  /** The directory holding import path `path`, when it is in the checkout. */
+  dirOfImport(path: string): string | undefined;
+  importersOf(pkg: GoPackage): GoPackage[];
+}
 export type Callee = { fn: FuncInfo; exact: boolean } | 'external' | undefined;
 
 export function funcKey(file: GoFile, node: Node): string {
@@ -52,7 +63,7 @@ export class GoPackage {
   private readonly structs = new Map<string, { file: GoFile; fields: Map<string, Node> }>();
   private readonly imports = new Map<string, Map<string, string>>();
 
-  constructor(readonly ws: Workspace, readonly dir: string, readonly files: GoFile[]) {
+  constructor(readonly ws: Packages, readonly dir: string, readonly files: GoFile[]) {
     for (const f of files) this.indexFile(f);
   }
 
@@ -119,6 +130,11 @@ export class GoPackage {
     return this.imports.get(file.rel)?.has(name) ?? false;
   }
 
+  /** Is `op` (the operand of `op.x`) the name of an imported package: an identifier that is not a variable? */
+  namesImport(file: GoFile, op: Node): boolean {
+    return op.type === 'identifier' && !resolve(file.rel, op) && this.isImport(file, op.text);
+  }
+
   importPath(file: GoFile, alias: string): string | undefined {
     return this.imports.get(file.rel)?.get(alias);
   }
@@ -183,7 +199,7 @@ export class GoPackage {
         return this.canon(file, rawType(e.childForFieldName('type')));
       case 'selector_expression': {
         const op = e.childForFieldName('operand')!;
-        if (op.type === 'identifier' && !resolve(file.rel, op) && this.isImport(file, op.text)) return undefined;
+        if (this.namesImport(file, op)) return undefined;
         return this.fieldType(this.typeOf(file, op), e.childForFieldName('field')!.text);
       }
       default:
@@ -219,7 +235,7 @@ export class GoPackage {
     if (f.type !== 'selector_expression') return undefined;
     const op = unparen(f.childForFieldName('operand')!);
     const name = f.childForFieldName('field')!.text;
-    if (op.type === 'identifier' && !resolve(file.rel, op) && this.isImport(file, op.text)) {
+    if (this.namesImport(file, op)) {
       const other = this.ws.pkgByImport(this.importPath(file, op.text)!);
       const fn = other?.funcs.find((x) => x.name === name && x.recv === undefined);
       return fn ? { fn, exact: true } : 'external';
@@ -257,7 +273,7 @@ export class GoPackage {
 }
 
 /** The package and local name of a canonical type of the checkout. */
-function ownerOf(ws: Workspace, type: TypeName): { pkg: GoPackage; name: string } | undefined {
+function ownerOf(ws: Packages, type: TypeName): { pkg: GoPackage; name: string } | undefined {
   if (!type || type.startsWith('ext:')) return undefined;
   const hash = type.lastIndexOf('#');
   const pkg = ws.pkgByDir(type.slice(0, hash));

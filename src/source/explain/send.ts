@@ -1,92 +1,21 @@
 /**
- * Channel findings: find the operation at the blocking site, follow its channel through the package
- * (flow.ts) and judge the other ends. This file handles blocked sends; receive.ts blocked receives,
- * selects and nil channels.
+ * Blocked sends: follow the channel (flow/tracer.ts) to its receivers and judge them: a receiver loop
+ * that exits before the channel is closed, a receiver that gives up on cancellation or a timeout, a
+ * one-shot receive of several sends, a receiver that returns before it receives, or no receiver.
  */
-import { contains, kids, lineOf, type Node } from './go-parser.js';
-import { at, cause, lower, type Cause, type Site, type SiteResult } from './causes.js';
-import { drainedAfter, isCancelRecv, isTimerRecv, loopExits, okBindings, receiverLoop } from './exits.js';
-import { ChannelTracer, type ChanOp, type ChannelFlow, type Origin } from './flow.js';
-import { ancestors, FUNC_TYPES, nodesAtLine, ownDescendants } from './syntax.js';
-import { explainReceive, explainSelect, explainForever } from './receive.js';
+import { ChannelTracer } from '../flow/tracer.js';
+import type { ChannelFlow, ChanOp } from '../flow/types.js';
+import { anchorIn, makeOrigin, opAt, repeated, sendAt } from '../patterns/channel-ops.js';
+import { drainedAfter, isCancelRecv, isTimerRecv, loopExits, okBindings, receiverLoop } from '../patterns/exits.js';
+import { contains, kids, lineOf, type Node } from '../syntax/parser.js';
+import { ownDescendants } from '../syntax/tree.js';
+import { at, cause, lower, type Cause, type Site, type SiteResult } from './cause.js';
+import { madeAt, nilCauses } from './channel-shared.js';
 
-const SEND = new Set(['send_statement']);
-
-/** Analyse the channel operation at a blocking site. */
-export function explainChannelSite(s: Site): SiteResult {
-  const root = s.file.root;
-  switch (s.waitKind) {
-    case 'chan-send': {
-      const send = nodesAtLine(root, s.line, SEND)[0];
-      return send ? explainSend(s, send) : none();
-    }
-    case 'chan-receive': {
-      const r = receiveAt(root, s.line);
-      return r ? explainReceive(s, r) : none();
-    }
-    case 'select':
-      return explainSelect(s);
-    case 'blocked-forever':
-      return explainForever(s);
-    default: {
-      const send = nodesAtLine(root, s.line, SEND)[0];
-      if (send) return explainSend(s, send);
-      const r = receiveAt(root, s.line);
-      if (r) return explainReceive(s, r);
-      return explainSelect(s);
-    }
-  }
-}
-
-function none(): SiteResult {
-  return { causes: [], warnings: [], found: false };
-}
-
-/** A receive at a line: `<-c` (unary), or the range loop whose `for` is on the line. */
-export function receiveAt(root: Node, line: number): Node | undefined {
-  const recv = nodesAtLine(root, line, new Set(['unary_expression', 'for_statement'])).filter(
-    (n) => (n.type === 'unary_expression' && n.childForFieldName('operator')?.text === '<-') || (n.type === 'for_statement' && lineOf(n) === line && kids(n).some((k) => k.type === 'range_clause')),
-  );
-  return recv.find((n) => n.type === 'for_statement') ?? recv[0];
-}
-
-/** The op of `flow` at `node`, or one made up for it (the blocked op itself may not be a traced use). */
-export function opAt(flow: ChannelFlow, s: Site, node: Node, kind: ChanOp['kind']): ChanOp {
-  const hit = flow.ops.find((o) => o.file.rel === s.file.rel && o.node.startIndex === node.startIndex && o.kind === kind);
-  if (hit) return hit;
-  const fnNode = ancestors(node).find((a) => FUNC_TYPES.has(a.type))!;
-  return { kind, node, file: s.file, fn: s.pkg.info(s.file, fnNode), exact: true, trail: [] };
-}
-
-export function makeOrigin(flow: ChannelFlow): Origin | undefined {
-  return flow.origins.find((o) => o.kind === 'make');
-}
-
-/** Where the channel was made, for messages. */
-export function madeAt(flow: ChannelFlow): string {
-  const m = makeOrigin(flow);
-  return m?.file && m.node ? ` (created at ${at(m.file, m.node)})` : '';
-}
-
-/** Is an op repeated: inside a loop of its function, or in a goroutine started inside a loop? */
-export function repeated(op: ChanOp): boolean {
-  const chain = [op.node, ...op.trail.map((t) => t.node).reverse()];
-  return chain.some((n) => ancestors(n).some((a) => a.type === 'for_statement'));
-}
-
-/**
- * The channel is nil: declared without make, a struct literal without the field, or set to nil. When
- * the runtime says so (`(nil chan)` → blocked-forever) any nil origin explains it; otherwise only
- * when every origin is nil.
- */
-export function nilCauses(s: Site, flow: ChannelFlow, where: string): Cause[] | undefined {
-  const nil = flow.origins.filter((o) => o.kind === 'nil' && o.file && o.node);
-  const confirmed = s.waitKind === 'blocked-forever';
-  if (nil.length === 0 || (!confirmed && nil.length < flow.origins.length)) return undefined;
-  const sure = nil.length === 1 || nil.length === flow.origins.length;
-  return nil.map((o) =>
-    cause('nil-channel', o.file!, o.node!, `The channel is nil here (${o.node!.type === 'composite_literal' ? 'this literal leaves the field unset' : 'declared without make(chan …) or set to nil'}); every send and receive on a nil channel blocks forever, including ${where}. Create it with make(chan …).`, lower(sure ? 'high' : 'medium', o.exact), ancestors(o.node!).find((a) => FUNC_TYPES.has(a.type))),
-  );
+/** Analyse the send at the site's line (found: false when there is none). */
+export function explainSendAt(s: Site): SiteResult {
+  const send = sendAt(s.file.root, s.line);
+  return send ? explainSend(s, send) : { causes: [], warnings: [], found: false };
 }
 
 export function explainSend(s: Site, send: Node): SiteResult {
@@ -94,7 +23,7 @@ export function explainSend(s: Site, send: Node): SiteResult {
   const flow = tracer.trace(s.file, send.childForFieldName('channel')!);
   const nil = nilCauses(s, flow, `the send at ${at(s.file, send)}`);
   if (nil) return { causes: nil, warnings: [], found: true };
-  const blocked = opAt(flow, s, send, 'send');
+  const blocked = opAt(flow, s.pkg, s.file, send, 'send');
   const bare = blocked.select === undefined;
   const recvs = flow.ops.filter((o) => o.kind === 'recv' || o.kind === 'range');
   const ok = okBindings(recvs);
@@ -167,9 +96,7 @@ function oneShot(s: Site, r: ChanOp, flow: ChannelFlow, blocked: ChanOp): Cause[
   }
   // The receiving function returns before it reaches the receive, after the sender started.
   const fn = r.fn.node;
-  const starts = sends
-    .map((o) => [{ file: o.file, node: o.node }, ...[...o.trail].reverse()].find((a) => a.file.rel === r.file.rel && contains(fn, a.node))?.node)
-    .filter((n): n is Node => !!n && n.startIndex < r.node.startIndex);
+  const starts = sends.map((o) => anchorIn(o, r.file.rel, fn)).filter((n): n is Node => !!n && n.startIndex < r.node.startIndex);
   if (starts.length > 0) {
     const first = Math.min(...starts.map((n) => n.startIndex));
     for (const ret of ownDescendants(fn, 'return_statement')) {

@@ -1,25 +1,20 @@
 /**
- * Blocked receives (nothing sends or closes; a producer path returns without either; a ranged
- * channel nobody closes), selects (each case's channel; no cancellation case; `select {}`) and nil
- * channels.
+ * Blocked receives: nothing sends or closes; a producer path returns without either; a ranged
+ * channel nobody closes; a sender that gives up while the receive cannot.
  */
-import { contains, endLineOf, kids, lineOf, type Node } from './go-parser.js';
-import { at, cause, lower, type Cause, type Site, type SiteResult } from './causes.js';
-import { explainChannelSite, explainSend, madeAt, makeOrigin, nilCauses, opAt, receiveAt } from './channels.js';
-import { isCancelRecv, isTimerRecv, receiverLoop } from './exits.js';
-import { ChannelTracer, type ChanOp } from './flow.js';
-import type { FuncInfo } from './package.js';
-import { ancestors, funcName, nodesAtLine, ownDescendants, runsBefore, statementsOf } from './syntax.js';
-
-
-/** The node of `op` (or of the call that hands the channel down) inside `fn`'s file and body. */
-function anchorIn(op: ChanOp, fn: FuncInfo): Node | undefined {
-  return [{ file: op.file, node: op.node }, ...[...op.trail].reverse()].find((a) => a.file.rel === fn.file.rel && contains(fn.node, a.node))?.node;
-}
+import { ChannelTracer } from '../flow/tracer.js';
+import type { ChanOp } from '../flow/types.js';
+import { anchorIn, makeOrigin, opAt } from '../patterns/channel-ops.js';
+import { isCancelRecv, isTimerRecv, receiverLoop } from '../patterns/exits.js';
+import { contains, endLineOf, kids, lineOf, type Node } from '../syntax/parser.js';
+import { ancestors, funcName, ownDescendants, runsBefore, statementsOf } from '../syntax/tree.js';
+import type { FuncInfo } from '../workspace/package.js';
+import { at, cause, lower, type Cause, type Site, type SiteResult } from './cause.js';
+import { madeAt, nilCauses } from './channel-shared.js';
 
 /** Exits of producer `fn` that neither sent nor closed (closed only, when the receiver ranges). */
 function producerGaps(fn: FuncInfo, ops: ChanOp[], needClose: boolean): Node[] | 'none' {
-  const covering = ops.filter((o) => (needClose ? o.kind === 'close' : o.kind === 'send' || o.kind === 'close')).map((o) => anchorIn(o, fn)).filter((n): n is Node => !!n);
+  const covering = ops.filter((o) => (needClose ? o.kind === 'close' : o.kind === 'send' || o.kind === 'close')).map((o) => anchorIn(o, fn.file.rel, fn.node)).filter((n): n is Node => !!n);
   if (covering.some((n) => ancestors(n, fn.node).some((a) => a.type === 'defer_statement'))) return [];
   const body = fn.node.childForFieldName('body');
   if (!body) return [];
@@ -40,7 +35,7 @@ export function explainReceive(s: Site, r: Node): SiteResult {
   const range = r.type === 'for_statement';
   const chExpr = range ? kids(r).find((k) => k.type === 'range_clause')!.childForFieldName('right')! : r.childForFieldName('operand')!;
   const flow = new ChannelTracer(s.ws, s.hint).trace(s.file, chExpr);
-  const blocked = opAt(flow, s, r, range ? 'range' : 'recv');
+  const blocked = opAt(flow, s.pkg, s.file, r, range ? 'range' : 'recv');
   const sends = flow.ops.filter((o) => o.kind === 'send');
   const closes = flow.ops.filter((o) => o.kind === 'close');
   const looping = range || !!receiverLoop(blocked);
@@ -85,56 +80,4 @@ export function explainReceive(s: Site, r: Node): SiteResult {
     causes.push(cause('no-cancel-case', s.file, r, `This receive has no ctx.Done()/done case, but its sender (${at(givingUp[0].file, givingUp[0].node)}) gives up on cancellation or a timeout: select on cancellation here too.`, 'medium', blocked.fn.node));
   }
   return { causes, warnings: [], found: true };
-}
-
-export function explainSelect(s: Site): SiteResult {
-  const sel = nodesAtLine(s.file.root, s.line, new Set(['select_statement']))[0];
-  if (!sel) return { causes: [], warnings: [], found: false };
-  const cases = kids(sel).filter((k) => k.type === 'communication_case' || k.type === 'default_case');
-  if (cases.length === 0) return forever(s, sel);
-  const causes: Cause[] = [];
-  let cancel = false;
-  const live = cases.filter((c) => c.type === 'communication_case');
-  for (const c of live) {
-    const comm = c.childForFieldName('communication')!;
-    if (comm.type === 'send_statement') {
-      causes.push(...explainChannelSite({ ...s, line: lineOf(comm), waitKind: 'chan-send' }).causes.map((x) => (live.length > 1 ? { ...x, confidence: lower(x.confidence, false) } : x)));
-      continue;
-    }
-    const rv = comm.childForFieldName('right');
-    if (rv && (isCancelRecv(rv) || isTimerRecv(rv))) {
-      cancel = true;
-      continue;
-    }
-    const r = rv ? receiveAt(rv, lineOf(rv)) : undefined;
-    if (r) causes.push(...explainReceive(s, r).causes.map((x) => (live.length > 1 ? { ...x, confidence: lower(x.confidence, false) } : x)));
-  }
-  if (cancel) {
-    // The select can still leave through its cancellation/timeout case: any cause here is less sure.
-    return { causes: causes.map((x) => ({ ...x, confidence: lower(x.confidence, false) })), warnings: [], found: true };
-  }
-  const fn = ancestors(sel).find((a) => a.type.endsWith('_declaration') || a.type === 'func_literal');
-  const msg = `This select has no ctx.Done()/done or timeout case: nothing can release it once its channels go quiet.`;
-  causes.push(cause('no-cancel-case', s.file, sel, msg, causes.length > 0 ? 'medium' : 'low', fn));
-  return { causes, warnings: [], found: true };
-}
-
-function forever(s: Site, sel: Node): SiteResult {
-  const fn = ancestors(sel).find((a) => a.type === 'function_declaration' || a.type === 'method_declaration' || a.type === 'func_literal');
-  const name = fn?.type === 'function_declaration' ? fn.childForFieldName('name')?.text : '';
-  const intended = name === 'main' || name === 'init';
-  const msg = intended
-    ? `select {} parks this goroutine forever on purpose (in ${name}).`
-    : `select {} blocks this goroutine forever: nothing can ever wake it. Wait on a ctx.Done()/done channel instead so it can end.`;
-  return { causes: [cause('empty-select', s.file, sel, msg, intended ? 'low' : 'high', fn)], warnings: [], found: true };
-}
-
-export function explainForever(s: Site): SiteResult {
-  const sel = nodesAtLine(s.file.root, s.line, new Set(['select_statement']))[0];
-  if (sel && kids(sel).length === 0) return forever(s, sel);
-  const send = nodesAtLine(s.file.root, s.line, new Set(['send_statement']))[0];
-  if (send) return explainSend(s, send);
-  const r = receiveAt(s.file.root, s.line);
-  if (r) return explainReceive(s, r);
-  return sel ? explainSelect(s) : { causes: [], warnings: [], found: false };
 }

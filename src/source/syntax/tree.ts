@@ -1,5 +1,5 @@
 /** Small structural helpers over tree-sitter-go syntax trees. */
-import { contains, kids, lineOf, endLineOf, walk, type Node } from './go-parser.js';
+import { contains, kids, lineOf, endLineOf, walk, type Node } from './parser.js';
 
 export const FUNC_TYPES = new Set(['function_declaration', 'method_declaration', 'func_literal']);
 const LOOP_OR_SWITCH = new Set(['for_statement', 'expression_switch_statement', 'type_switch_statement', 'select_statement']);
@@ -99,6 +99,13 @@ export function calleeText(call: Node): string {
   return call.childForFieldName('function')?.text ?? '';
 }
 
+/** A method call's receiver expression (parentheses skipped) and method name: `s.mu.Lock()` → `s.mu`, `Lock`. */
+export function methodCall(call: Node): { op: Node; name: string } | undefined {
+  const f = unparen(call.childForFieldName('function')!);
+  if (f.type !== 'selector_expression') return undefined;
+  return { op: unparen(f.childForFieldName('operand')!), name: f.childForFieldName('field')!.text };
+}
+
 /** Arguments of a call expression (named children of the argument list). */
 export function callArgs(call: Node): Node[] {
   const a = call.childForFieldName('arguments');
@@ -162,5 +169,3 @@ export function runsBefore(a: Node, e: Node, fn: Node): boolean {
   }
   return false;
 }
-
-export { contains };
