@@ -13,7 +13,7 @@ import { addCounts, emptyCounts, readBundle, type BundleCounts, type BundleOptio
 import { readFileChunks, isUrl } from '../read/source.js';
 import type { InputFile } from './inputs.js';
 import { note, warn } from './output.js';
-import type { LoadedInput, Setup } from './pipeline.js';
+import type { LoadedInput, Setup } from './types.js';
 import { containerName, placeOf, type Placement } from './processes.js';
 
 /** Bytes looked at to tell an archive (a gzipped tar shows its tar header within a few KiB). */

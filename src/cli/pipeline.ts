@@ -3,31 +3,25 @@
  * stderr. No analysis happens here: each step is one library call.
  */
 import { analyze } from '../analyze/index.js';
-import type { Analysis, AnalyzeOptions, SimilarityLevel } from '../analyze/types.js';
+import type { Analysis, SimilarityLevel } from '../analyze/types.js';
 import type { Dump, RaceReport } from '../model/dump.js';
 import { MIN_CHUNKED_BYTES } from '../read/chunked.js';
 import { isInputError, readDump, type ReadOptions } from '../read/index.js';
 import { diagnoseRaces, resolveRules, runRules } from '../rules/index.js';
-import type { Finding, LeakscopeConfig } from '../rules/types.js';
+import type { Finding } from '../rules/types.js';
 import { loadConfig } from '../rules/config.js';
 import type { BundleCounts, BundleOptions } from '../read/bundle.js';
 import { isArchiveFile, loadBundle, peekStdin, placed, placeFile, totalCounts } from './bundles.js';
 import { mtimeOf, type InputFile } from './inputs.js';
 import { warn } from './output.js';
+import type { LoadedInput, Setup } from './types.js';
+
+export type { LoadedInput, Setup };
 import type { RulesFlags } from './options.js';
 import { inputSize, progressAllowed, progressBar } from './progress.js';
 
 /** The reader's options, and the limits of archives (--max-entries, --max-depth). */
 export type BundleReadOptions = ReadOptions & BundleOptions;
-
-export interface Setup {
-  readonly config: LeakscopeConfig;
-  /** Run the rules (false with `--no-rules`). */
-  readonly rules: boolean;
-  readonly analyzeOptions: AnalyzeOptions;
-  /** Show a progress bar on stderr while a large input is read (see progress.ts). */
-  readonly progress?: boolean;
-}
 
 export function setup(flags: RulesFlags & { level?: SimilarityLevel; format?: string; output?: string }): Setup {
   const { config } = loadConfig(typeof flags.rules === 'string' ? { file: flags.rules } : {});
@@ -43,19 +37,6 @@ export function setup(flags: RulesFlags & { level?: SimilarityLevel; format?: st
       ...(a.userModules ? { userModules: a.userModules } : {}),
     },
   };
-}
-
-/** One input read and analyzed. */
-export interface LoadedInput {
-  readonly path: string;
-  readonly dump: Dump;
-  readonly analyses: Analysis[];
-  /** ms since the epoch, for files. */
-  readonly mtime?: number;
-  /** The process the input came from, for inputs found in archives and folders (src/cli/processes.ts). */
-  readonly process?: string;
-  /** A time read from the entry's name (archives, folders): a series of one process is ordered by it. */
-  readonly entryTime?: number;
 }
 
 /**

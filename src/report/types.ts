@@ -9,7 +9,6 @@ import type { DiffResult } from '../analyze/compare.js';
 import type { TrendResult } from '../analyze/trend.js';
 import type { RaceReport } from '../model/dump.js';
 import type { Finding, Severity } from '../rules/types.js';
-import type { FleetSummary } from './fleet.js';
 
 /** The command a report answers; renderers lay out their sections by it. */
 export type ReportCommand = 'inspect' | 'diff' | 'trend' | 'check' | 'watch' | 'report';
@@ -110,3 +109,74 @@ export interface RenderOptions {
 export type Renderer = (input: ReportInput, opts?: RenderOptions) => string;
 
 export type { Analysis, AnalyzedGroup, Finding, Severity };
+
+// Support bundles: several processes judged one by one, summarized (report/fleet.ts).
+
+/** One process's series as the CLI judged it. */
+export interface ProcessResult {
+  readonly name: string;
+  /** Pods of one workload share a family (`rancher-7d9f8b6c4-x2x9z` → `rancher`). */
+  readonly family: string;
+  /** Its snapshots, in time order. */
+  readonly analyses: readonly Analysis[];
+  readonly trend?: TrendResult;
+  /** Rule findings of its latest snapshot and its trend findings. */
+  readonly findings: readonly Finding[];
+  readonly gate?: GateResult;
+}
+
+export interface FleetProcess {
+  readonly name: string;
+  readonly family: string;
+  readonly snapshots: number;
+  /** Goroutines in the first and the latest snapshot. */
+  readonly first: number;
+  readonly last: number;
+  /** The trend's verdict; `insufficient-data` under 3 snapshots. */
+  readonly verdict: 'leak' | 'no-leak' | 'insufficient-data';
+  /** Growth of the total, goroutines per hour (Sen's slope); null without a trend or times. */
+  readonly perHour: number | null;
+  readonly sparkline: string;
+  readonly findings: number;
+  readonly topFinding?: { readonly ruleId: string; readonly severity: Severity; readonly title: string };
+  /** The latest snapshot's source. */
+  readonly latest: string;
+}
+
+/** A finding seen in several processes, shown once. */
+export interface FleetFinding {
+  readonly ruleId: string;
+  readonly severity: Severity;
+  /** The title as the rule wrote it (without the fleet suffix). */
+  readonly title: string;
+  readonly location?: Finding['location'];
+  /** Processes with it, in fleet order, and each one's growth at the site (per hour; null if unknown). */
+  readonly processes: readonly { readonly name: string; readonly perHour: number | null }[];
+  /** Processes of the same family (the "of N"). */
+  readonly of: number;
+  readonly family: string;
+  /** "the same leak in 3 of 3 rancher pods, growing ~1,200/h in each". */
+  readonly summary: string;
+}
+
+/** How the files of the inputs were used (archives), when any input was one. */
+export interface FleetEntries {
+  readonly entries: number;
+  readonly dumps: number;
+  readonly otherProfiles: number;
+  readonly logsWithoutDump: number;
+  readonly otherFiles: number;
+  readonly unreadable: number;
+}
+
+export interface FleetSummary {
+  readonly processes: FleetProcess[];
+  readonly findings: FleetFinding[];
+  readonly entries?: FleetEntries;
+}
+
+export interface Fleet {
+  readonly summary: FleetSummary;
+  /** One finding per problem: the representative of each, its title and facts saying where else it is. */
+  readonly findings: Finding[];
+}
