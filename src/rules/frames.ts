@@ -31,6 +31,15 @@ export function siteOf(g: AnalyzedGroup): SiteFrame | undefined {
   return g.blockingSite ?? g.frames.find((f) => f.origin !== 'runtime') ?? g.frames[0];
 }
 
+/**
+ * Where a group is parked, as a key: wait kind and blocking site. Groups with one key are one stuck
+ * set reached through several call paths; undefined when the group has no blocking site.
+ */
+export function siteKey(g: AnalyzedGroup): string | undefined {
+  const s = g.blockingSite;
+  return s ? `${g.waitKind}\u0000${s.func}\u0000${s.file}\u0000${s.line}` : undefined;
+}
+
 /** The outermost frame of the program's own code (the goroutine's entry point from the user's view). */
 export function userEntry(g: AnalyzedGroup): SiteFrame | undefined {
   for (let i = g.frames.length - 1; i >= 0; i--) if (g.frames[i].origin === 'user') return g.frames[i];

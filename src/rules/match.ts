@@ -54,7 +54,7 @@ function matchingFuncs(a: Analysis, g: AnalyzedGroup, pattern: string): Set<stri
     idx = { groups: new Set(a.groups), funcs: [...funcs], matching: new Map() };
     funcIndexes.set(a, idx);
   }
-  if (!idx.groups.has(g)) return undefined;
+  if (!idx.groups.has(viewed.get(g) ?? g)) return undefined;
   let m = idx.matching.get(pattern);
   if (!m) {
     const r = re(pattern);
@@ -62,6 +62,21 @@ function matchingFuncs(a: Analysis, g: AnalyzedGroup, pattern: string): Set<stri
     idx.matching.set(pattern, m);
   }
   return m;
+}
+
+/** Site views (`siteView`) → the group they stand for, so that they share its function index. */
+const viewed = new WeakMap<AnalyzedGroup, AnalyzedGroup>();
+
+/**
+ * `g` with the count and share of every group parked at its blocking site (other stacks, same site
+ * and wait kind): what a rule's count thresholds are asked about, since one stuck set often reaches
+ * one line through several call paths.
+ */
+export function siteView(g: AnalyzedGroup, count: number, a: Analysis): AnalyzedGroup {
+  if (count === g.count) return g;
+  const v: AnalyzedGroup = { ...g, count, share: a.total ? count / a.total : 0 };
+  viewed.set(v, viewed.get(g) ?? g);
+  return v;
 }
 
 type Check = (g: AnalyzedGroup, a: Analysis) => boolean;
