@@ -72,11 +72,15 @@ function matchRule(ctx: RuleContext, rule: ResolvedRule): Candidate[] {
   }
   // One candidate per blocking site: its groups (one per call path) are asked with the site's total,
   // the largest is the root and the others are roots beside it, so the finding counts the whole set.
-  const { sets, total } = siteSets(a);
+  const { sets, total, byKind } = siteSets(a);
+  const m = rule.match!;
+  // A set holds one wait kind: a rule that names kinds only looks at their sets (in group order).
+  const kinds = m.waitKind === undefined ? undefined : Array.isArray(m.waitKind) ? m.waitKind : [m.waitKind];
+  const asked = !kinds ? sets : kinds.length === 1 ? (byKind.get(kinds[0]) ?? []) : kinds.flatMap((k) => byKind.get(k) ?? []).sort((x, y) => total.get(x)!.index - total.get(y)!.index);
   const out: Candidate[] = [];
-  for (const set of sets) {
-    const n = total.get(set)!;
-    const hits = set.filter((g) => matchGroup(rule.match!, siteView(g, n, a), a));
+  for (const set of asked) {
+    const n = total.get(set)!.count;
+    const hits = set.length === 1 ? (matchGroup(m, set[0], a) ? set : []) : set.filter((g) => matchGroup(m, siteView(g, n, a), a));
     if (!hits.length) continue;
     const [root, ...roots] = hits;
     out.push({ rule, root, roots, consequences: [], related: [], facts: [], vars: {} });
@@ -84,10 +88,17 @@ function matchRule(ctx: RuleContext, rule: ResolvedRule): Candidate[] {
   return out;
 }
 
-const siteSetMemo = new WeakMap<Analysis, { sets: AnalyzedGroup[][]; total: Map<AnalyzedGroup[], number> }>();
+interface SiteSets {
+  /** In group order (of each set's first group). */
+  readonly sets: AnalyzedGroup[][];
+  readonly total: Map<AnalyzedGroup[], { count: number; index: number }>;
+  readonly byKind: Map<string, AnalyzedGroup[][]>;
+}
 
-/** Groups by blocking site and wait kind, largest first within a set, sets in group order. */
-function siteSets(a: Analysis): { sets: AnalyzedGroup[][]; total: Map<AnalyzedGroup[], number> } {
+const siteSetMemo = new WeakMap<Analysis, SiteSets>();
+
+/** Groups by blocking site and wait kind, largest first within a set. */
+function siteSets(a: Analysis): SiteSets {
   let memo = siteSetMemo.get(a);
   if (memo) return memo;
   const bySite = new Map<string, AnalyzedGroup[]>();
@@ -102,12 +113,16 @@ function siteSets(a: Analysis): { sets: AnalyzedGroup[][]; total: Map<AnalyzedGr
       if (k !== undefined) bySite.set(k, l);
     }
   }
-  const total = new Map<AnalyzedGroup[], number>();
-  for (const set of sets) {
+  const total = new Map<AnalyzedGroup[], { count: number; index: number }>();
+  const byKind = new Map<string, AnalyzedGroup[][]>();
+  sets.forEach((set, index) => {
     if (set.length > 1) set.sort((x, y) => y.count - x.count);
-    total.set(set, set.reduce((n, g) => n + g.count, 0));
-  }
-  memo = { sets, total };
+    total.set(set, { count: set.reduce((n, g) => n + g.count, 0), index });
+    const l = byKind.get(set[0].waitKind);
+    if (l) l.push(set);
+    else byKind.set(set[0].waitKind, [set]);
+  });
+  memo = { sets, total, byKind };
   siteSetMemo.set(a, memo);
   return memo;
 }

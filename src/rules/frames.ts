@@ -94,16 +94,17 @@ export function looksStuck(g: AnalyzedGroup): boolean {
 const WAIT_FUNCS = /^sync\.\(\*WaitGroup\)\.Wait$|errgroup\.\(\*Group\)\.Wait$|conc(\/pool)?\.\(\*(WaitGroup|Pool|ErrorPool|ContextPool)\)\.Wait$/;
 
 /** Groups are immutable and asked again and again (links, detectors, evidence): their frames are scanned once. */
-const joinFrames = new WeakMap<AnalyzedGroup, boolean>();
+const joinFrames = new WeakMap<readonly SiteFrame[], boolean>();
 
 /** A group parked until other goroutines finish: `WaitGroup.Wait`, `errgroup.Wait`, conc pools. */
 export function isJoinWaiter(g: AnalyzedGroup): boolean {
   if (g.waitKind === 'waitgroup') return true;
   if (g.waitKind !== 'semaphore' && g.waitKind !== 'unknown') return false;
-  let j = joinFrames.get(g);
+  // Keyed by the frames, which a group's site views (rules/match.ts) share with it.
+  let j = joinFrames.get(g.frames);
   if (j === undefined) {
     j = g.frames.some((f) => WAIT_FUNCS.test(f.func));
-    joinFrames.set(g, j);
+    joinFrames.set(g.frames, j);
   }
   return j;
 }

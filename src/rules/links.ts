@@ -140,7 +140,10 @@ function joinWaitersByType(groups: readonly AnalyzedGroup[]): Map<string, Analyz
     for (let j = 0; j < g.frames.length; j++) {
       const f = g.frames[j];
       const t = f.origin === 'user' ? receiverType(f.func) : undefined;
-      if (t && !out.get(t)?.includes(g)) out.set(t, [...(out.get(t) ?? []), g]);
+      if (!t) continue;
+      const list = out.get(t);
+      if (!list) out.set(t, [g]);
+      else if (list[list.length - 1] !== g) list.push(g);
     }
   }
   return out;

@@ -74,10 +74,16 @@ const viewed = new WeakMap<AnalyzedGroup, AnalyzedGroup>();
  */
 export function siteView(g: AnalyzedGroup, count: number, a: Analysis): AnalyzedGroup {
   if (count === g.count) return g;
+  const known = views.get(g);
+  if (known?.count === count) return known;
   const v: AnalyzedGroup = { ...g, count, share: a.total ? count / a.total : 0 };
   viewed.set(v, viewed.get(g) ?? g);
+  views.set(g, v);
   return v;
 }
+
+/** The last view made of a group: every rule asks about the same site totals. */
+const views = new WeakMap<AnalyzedGroup, AnalyzedGroup>();
 
 type Check = (g: AnalyzedGroup, a: Analysis) => boolean;
 
