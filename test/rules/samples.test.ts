@@ -107,13 +107,23 @@ describe.skipIf(!has('lock-pileup'))('lock-pileup: one blocking site, several ca
 });
 
 describe('controls and other verdicts', () => {
-  for (const name of ['healthy-server', 'apiproxy-fixed']) {
-    it.skipIf(!has(name))(`${name}: no error in any format`, async () => {
+  for (const name of ['healthy-server', 'apiproxy-fixed', 'busy-client']) {
+    it.skipIf(!has(name))(`${name}: no error and no warning in any format`, async () => {
       for (const file of ['goroutine.debug2.txt', 'goroutine.debug1.txt', 'goroutine.debug0.pb.gz']) {
-        for (const fs of await findingsOf(join(SAMPLES, name, file))) expect(errorsOf(fs), `${file}\n${summary(fs)}`).toEqual([]);
+        for (const fs of await findingsOf(join(SAMPLES, name, file))) expect(fs.filter((f) => f.severity !== 'info'), `${file}\n${summary(fs)}`).toEqual([]);
       }
     });
   }
+
+  it.skipIf(!has('busy-client'))('busy-client: its pooled connections are an info, counted whole', async () => {
+    const readLoops = expectedOf('busy-client').groups!.find((g) => g.id === 'clientReadLoop')!;
+    for (const file of ['goroutine.debug2.txt', 'goroutine.debug1.txt', 'goroutine.debug0.pb.gz']) {
+      const [findings] = await findingsOf(join(SAMPLES, 'busy-client', file));
+      const conns = findings.find((f) => f.ruleId === 'core/connection-leak');
+      expect(conns?.severity, summary(findings)).toBe('info');
+      expect(conns!.title).toBe(`${readLoops.count} open HTTP client connections`);
+    }
+  });
 
   it.skipIf(!has('watch-storm'))('watch-storm: a storm of watch requests (warning), not a leak', async () => {
     const sub = expectedOf('watch-storm').groups!.find((g) => g.id === 'subscriberRoundTrip')!;
