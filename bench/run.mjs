@@ -29,7 +29,7 @@ const opt = (name, dflt) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : dflt;
 };
-const sizes = opt('sizes', '25000,100000,250000').split(',').map(Number);
+const sizes = opt('sizes', '25000,100000,250000').split(',').filter(Boolean).map(Number);
 const runs = Number(opt('runs', '3'));
 const seriesCount = Number(opt('series', '360'));
 const skipSeries = args.includes('--skip-series');
