@@ -5,7 +5,7 @@
 // counts its newlines. Figures are ratios against that baseline because the machine is shared and
 // noisy. Results go to stdout and to bench/out/results.json.
 //
-//   node bench/run.mjs [--sizes 25000,100000,250000] [--with-1m] [--runs 3] [--series 360] [--skip-series] [--trend-json] [--skip-bundle]
+//   node bench/run.mjs [--sizes 25000,100000,250000] [--with-1m] [--runs 3] [--series 360] [--skip-series] [--skip-rules] [--skip-bundle] [--trend-json]
 //
 // --with-1m adds the 1,000,000-goroutine point (a ~2.8 GB debug=2 file; the generator needs ~6 GB of
 // memory): opt-in, and skipped with a note when the machine has too little free memory or disk.
@@ -29,8 +29,9 @@ const opt = (name, dflt) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : dflt;
 };
+// --sizes none (or "") runs no size row: only the rules and bundle rows.
 const sizesArg = opt('sizes', '25000,100000,250000');
-const sizes = sizesArg === 'none' ? [] : sizesArg.split(',').map(Number);
+const sizes = sizesArg === 'none' ? [] : sizesArg.split(',').filter(Boolean).map(Number);
 const runs = Number(opt('runs', '3'));
 const seriesCount = Number(opt('series', '360'));
 const skipSeries = args.includes('--skip-series');
@@ -169,6 +170,30 @@ for (const n of sizes) {
         `${String(n).padEnd(9)} ${name.padEnd(16)} ${fmt(bytes / 1e6, 1).padEnd(7)} ${String(n).padEnd(11)} ${fmt(row.wallMs, 0).padEnd(9)} ${fmt(row.baselineMs, 0).padEnd(8)} ${fmt(row.ratio).padEnd(6)} ${fmt(row.mbPerSec, 0).padEnd(7)} ${fmt(row.goroutinesPerSec, 0).padEnd(10)} ${fmt(row.peakRssMB, 0)}`,
       );
     }
+  }
+}
+
+if (!args.includes('--skip-rules')) {
+  // Rules on many distinct stacks: 40,000 goroutines in 20,000 stacks (bench/gen -wide). The rules
+  // alone are timed in-process (bench/rules-time.mjs), next to analyze as the baseline of the run.
+  const prefix = 'w20000';
+  if (!existsSync(join(out, `${prefix}.debug2.txt`))) {
+    console.error('generating a 20,000-stack dump …');
+    execFileSync(generator(), ['-n', '40000', '-shapes', '20000', '-wide', '-prefix', prefix, '-out', out], { stdio: 'inherit' });
+  }
+  results.rules = [];
+  for (const ext of ['debug2.txt', 'debug1.txt', 'debug0.pb.gz']) {
+    const file = join(out, `${prefix}.${ext}`);
+    const samples = [];
+    for (let i = 0; i < runs; i++) {
+      const r = spawnSync(process.execPath, [join(here, 'rules-time.mjs'), file], { encoding: 'utf8', maxBuffer: 1 << 26 });
+      if (r.status !== 0) throw new Error(`rules-time ${file}: exit ${r.status}: ${r.stderr.slice(0, 500)}`);
+      samples.push(JSON.parse(r.stdout));
+    }
+    const med = (k) => samples.map((x) => x[k]).sort((x, y) => x - y)[Math.floor(samples.length / 2)];
+    const row = { file, groups: samples[0].groups, goroutines: samples[0].goroutines, rulesMs: med('rulesMs'), rulesCpuMs: med('rulesCpuMs'), analyzeMs: med('analyzeMs') };
+    results.rules.push(row);
+    console.log(`rules on ${row.groups} groups (${ext}): ${fmt(row.rulesMs, 0)} ms (CPU ${fmt(row.rulesCpuMs, 0)} ms), analyze ${fmt(row.analyzeMs, 0)} ms`);
   }
 }
 

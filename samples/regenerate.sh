@@ -14,7 +14,7 @@ ALL_CASES=(
 	apiproxy-leak apiproxy-leak-renamed apiproxy-fixed concurrent-map-crash watch-storm
 	healthy-server blocked-receive nil-channel lock-inversion connection-leak
 	unstopped-tickers waitgroup-leak race gotest-timeout
-	soak-leak soak-healthy
+	soak-leak soak-healthy lock-pileup busy-client
 )
 
 BIN="$(mktemp -d)"
@@ -179,6 +179,16 @@ soak() {
 	build "$c"
 	timeout 60 "$BIN/$c" -out "$HERE/$c"
 	"$BIN/$c" -out "$HERE/$c" -verify
+}
+
+case_lock-pileup() {
+	build lock-pileup
+	dump lock-pileup
+}
+
+case_busy-client() {
+	build busy-client
+	dump busy-client
 }
 
 case_soak-leak() { soak soak-leak; }

@@ -29,10 +29,11 @@ var (
 	cap64   = flag.Bool("cap64", false, "also write debug=2 through pprof.Lookup(goroutine).WriteTo(w, 2), which Go caps at 64 MiB")
 	series  = flag.Int("series", 0, "instead of one dump, write this many debug=1 snapshots while a leak grows")
 	every   = flag.Int("leak-per-step", 25, "with -series: goroutines leaked between two snapshots")
+	wide    = flag.Bool("wide", false, "spell each shape's path with its own bits: -shapes distinct stacks (up to 262,144)")
 )
 
 func worker(shape int) {
-	p := &dispatch.Pipeline{Route: "/apis/apps/v1/namespaces/default/deployments", Shape: shape}
+	p := &dispatch.Pipeline{Route: "/apis/apps/v1/namespaces/default/deployments", Shape: shape, Wide: *wide}
 	p.Run()
 }
 

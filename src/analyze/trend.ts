@@ -16,6 +16,11 @@ import { holm, mannKendall, minimumP, senSlope, type MannKendall } from './trend
 export interface TrendSample {
   readonly analysis: Analysis;
   readonly time: number;
+  /**
+   * The time only orders the series (no credible capture time): no rate per minute is given, and
+   * `perMinute` is null.
+   */
+  readonly untimed?: boolean;
 }
 
 export interface TrendOptions {
@@ -95,6 +100,7 @@ export function trend(series: readonly TrendSample[], opts: TrendOptions = {}): 
     if (s.analysis.level !== level) throw new Error('trend: analyses grouped at different levels');
   }
   const times = samples.map((s) => s.time);
+  const untimed = samples.some((s) => s.untimed);
   const points: TrendPoint[] = samples.map(({ analysis: a, time }) => {
     const p = { source: a.snapshot.source, index: a.snapshot.index, time, total: a.total };
     return a.snapshot.capturedAt === undefined ? p : { ...p, capturedAt: a.snapshot.capturedAt };
@@ -127,7 +133,7 @@ export function trend(series: readonly TrendSample[], opts: TrendOptions = {}): 
 
   const enough = n >= 2 && minimumP(n) < alpha;
   const build = (xs: number[], i: number): SeriesTrend => {
-    const perMinute = senSlope(times, xs);
+    const perMinute = untimed ? null : senSlope(times, xs);
     const perSnapshot = senSlope(xs.map((_, k) => k), xs) ?? 0;
     const mk = tests[i];
     return {
@@ -160,7 +166,7 @@ export function trend(series: readonly TrendSample[], opts: TrendOptions = {}): 
     level,
     alpha,
     points,
-    durationMs: n ? times[n - 1] - times[0] : 0,
+    durationMs: n && !untimed ? times[n - 1] - times[0] : 0,
     total,
     groups,
     leaks,

@@ -40,15 +40,24 @@ export function collapseRepeats(findings: readonly Finding[]): Finding[] {
     else groups.set(key, [f]);
   }
   const out: Finding[] = [];
+  const snap = (f: Finding) => (f.snapshot.index > 0 ? `${f.snapshot.source} #${f.snapshot.index + 1}` : f.snapshot.source);
   for (const list of groups.values()) {
-    const keep = list[list.length - 1];
     if (list.length === 1) {
-      out.push(keep);
+      out.push(list[0]);
       continue;
     }
-    const others = list.slice(0, -1).map((f) => (f.snapshot.index > 0 ? `${f.snapshot.source} #${f.snapshot.index + 1}` : f.snapshot.source));
+    // Findings of the latest snapshot stay (several on one site in one snapshot are different sets,
+    // not repeats); the one that counts most there carries the note about the earlier snapshots.
+    const last = snap(list[list.length - 1]);
+    const latest = list.filter((f) => snap(f) === last);
+    const keep = latest.reduce((m, f) => (f.evidence.goroutines > m.evidence.goroutines ? f : m));
+    const others = [...new Set(list.map(snap))].filter((s) => s !== last);
+    if (!others.length) {
+      out.push(...latest);
+      continue;
+    }
     const fact = `also found in ${others.length} earlier snapshot${others.length === 1 ? '' : 's'}: ${others.slice(0, 5).join(', ')}${others.length > 5 ? ', …' : ''}`;
-    out.push({ ...keep, evidence: { ...keep.evidence, facts: [...keep.evidence.facts, fact] } });
+    for (const f of latest) out.push(f === keep ? { ...keep, evidence: { ...keep.evidence, facts: [...keep.evidence.facts, fact] } } : f);
   }
   return out;
 }

@@ -2,7 +2,7 @@
 import type { Analysis, AnalyzedGroup, SiteFrame } from '../analyze/types.js';
 import type { RaceReport } from '../model/dump.js';
 import { describe, evidenceGroup, render, templateVars } from './evidence.js';
-import { isJoinWaiter, num, pct, shortFunc, siteOf, siteText, stateOf, waitText } from './frames.js';
+import { isJoinWaiter, num, pct, shortFunc, siteKey, siteOf, siteText, stateOf, waitText } from './frames.js';
 import type { LinkGraph } from './links.js';
 import type { Finding, Rule, Severity } from './types.js';
 
@@ -69,6 +69,17 @@ export function candidate(rule: ResolvedRule, root: AnalyzedGroup | undefined, e
 
 const CONFIDENCE: Record<Severity, NonNullable<Finding['confidence']>> = { error: 'high', warning: 'medium', info: 'low' };
 
+/**
+ * Goroutines of the root's blocking site in this candidate: the root and the further roots parked at
+ * the same site (other call paths); the root alone when the roots are elsewhere (a lock cycle).
+ */
+export function siteCount(c: Candidate): number {
+  if (!c.root || !c.roots.length) return c.root?.count ?? 0;
+  const k = siteKey(c.root);
+  if (k === undefined || c.roots.some((g) => siteKey(g) !== k)) return c.root.count;
+  return c.roots.reduce((n, g) => n + g.count, c.root.count);
+}
+
 export function finishCandidate(c: Candidate & { severity: Severity }, a: Analysis): Finding {
   const rule = c.rule;
   const variant = c.variant ? rule.variants?.[c.variant] : undefined;
@@ -82,6 +93,11 @@ export function finishCandidate(c: Candidate & { severity: Severity }, a: Analys
   const goroutines = c.goroutines !== undefined && !c.root ? c.goroutines : involved(c);
   const base = c.root ? templateVars(a, c.root, c.consequences, goroutines, groups.length) : { goroutines: num(goroutines), total: num(a.total) };
   const vars: Record<string, string> = { ...base, ...c.vars };
+  const atSite = siteCount(c);
+  if (c.root && atSite !== c.root.count) {
+    vars.count = vars.rootCount = num(atSite);
+    vars.share = pct(a.total ? atSite / a.total : 0);
+  }
   if (rule.aggregate && c.root) {
     const matched = [c.root, ...c.related].reduce((n, g) => n + g.count, 0);
     vars.count = num(matched);
@@ -134,7 +150,9 @@ function rootFacts(c: Candidate, a: Analysis): string[] {
   out.push(`${num(g.count)} of ${num(a.total)} goroutines (${pct(g.share)}) [${state}] at ${siteText(siteOf(g))}`);
   if (g.wait) out.push(`waiting ${waitText(g.wait)} (${num(g.wait.stamped)} of ${num(g.count)} printed a wait time)`);
   if (g.creator) out.push(`created by ${shortFunc(g.creator.func)} at ${siteText(g.creator)}`);
-  for (const r of c.roots) out.push(`also root: ${describe(r)}`);
+  const atSite = siteCount(c);
+  if (atSite !== g.count) out.push(`${num(atSite)} goroutines at ${siteText(siteOf(g))} in ${c.roots.length + 1} call paths; the largest is shown`);
+  for (const r of c.roots) out.push(`${atSite !== g.count ? 'also at this site, another call path' : 'also root'}: ${describe(r)}`);
   const rootCount = g.count + c.roots.reduce((n, r) => n + r.count, 0);
   for (const q of c.consequences) {
     out.push(`consequence: ${describe(q)}`);

@@ -6,11 +6,11 @@
 import type { Analysis, AnalyzedGroup } from '../analyze/types.js';
 import type { RaceReport } from '../model/dump.js';
 import { union, withCascade } from './cascade.js';
-import { isLeaked, matchGroup, matchWhen, re, type FindingFacts } from './match.js';
+import { isLeaked, matchGroup, matchWhen, re, siteView, type FindingFacts } from './match.js';
 import { LinkGraph } from './links.js';
-import { siteOf } from './frames.js';
+import { siteKey, siteOf } from './frames.js';
 import { textOrder } from './collate.js';
-import { finishCandidate, involved, type Candidate, type Detector, type ResolvedRule, type RuleContext } from './candidate.js';
+import { finishCandidate, involved, siteCount, type Candidate, type Detector, type ResolvedRule, type RuleContext } from './candidate.js';
 import type { Finding, Severity, Suppression } from './types.js';
 
 /** Categories whose findings own their groups: one root per group across them. */
@@ -64,13 +64,67 @@ export function runEngine(input: EngineInput): Finding[] {
 
 function matchRule(ctx: RuleContext, rule: ResolvedRule): Candidate[] {
   const a = ctx.analysis;
-  const hits = a.groups.filter((g) => matchGroup(rule.match!, g, a));
-  if (!hits.length) return [];
   if (rule.aggregate) {
+    const hits = a.groups.filter((g) => matchGroup(rule.match!, g, a));
+    if (!hits.length) return [];
     const [root, ...related] = hits;
     return [{ rule, root, roots: [], consequences: [], related, facts: [], vars: {} }];
   }
-  return hits.map((root) => ({ rule, root, roots: [], consequences: [], related: [], facts: [], vars: {} }));
+  // One candidate per blocking site: its groups (one per call path) are asked with the site's total,
+  // the largest is the root and the others are roots beside it, so the finding counts the whole set.
+  const { sets, total, byKind } = siteSets(a);
+  const m = rule.match!;
+  // A set holds one wait kind: a rule that names kinds only looks at their sets (in group order).
+  const kinds = m.waitKind === undefined ? undefined : Array.isArray(m.waitKind) ? m.waitKind : [m.waitKind];
+  const asked = !kinds ? sets : kinds.length === 1 ? (byKind.get(kinds[0]) ?? []) : kinds.flatMap((k) => byKind.get(k) ?? []).sort((x, y) => total.get(x)!.index - total.get(y)!.index);
+  const out: Candidate[] = [];
+  for (const set of asked) {
+    const n = total.get(set)!.count;
+    const hits = set.length === 1 ? (matchGroup(m, set[0], a) ? set : []) : set.filter((g) => matchGroup(m, siteView(g, n, a), a));
+    if (!hits.length) continue;
+    const [root, ...roots] = hits;
+    out.push({ rule, root, roots, consequences: [], related: [], facts: [], vars: {} });
+  }
+  return out;
+}
+
+interface SiteSets {
+  /** In group order (of each set's first group). */
+  readonly sets: AnalyzedGroup[][];
+  readonly total: Map<AnalyzedGroup[], { count: number; index: number }>;
+  readonly byKind: Map<string, AnalyzedGroup[][]>;
+}
+
+const siteSetMemo = new WeakMap<Analysis, SiteSets>();
+
+/** Groups by blocking site and wait kind, largest first within a set. */
+function siteSets(a: Analysis): SiteSets {
+  let memo = siteSetMemo.get(a);
+  if (memo) return memo;
+  const bySite = new Map<string, AnalyzedGroup[]>();
+  const sets: AnalyzedGroup[][] = [];
+  for (const g of a.groups) {
+    const k = siteKey(g);
+    const list = k === undefined ? undefined : bySite.get(k);
+    if (list) list.push(g);
+    else {
+      const l = [g];
+      sets.push(l);
+      if (k !== undefined) bySite.set(k, l);
+    }
+  }
+  const total = new Map<AnalyzedGroup[], { count: number; index: number }>();
+  const byKind = new Map<string, AnalyzedGroup[][]>();
+  sets.forEach((set, index) => {
+    if (set.length > 1) set.sort((x, y) => y.count - x.count);
+    total.set(set, { count: set.reduce((n, g) => n + g.count, 0), index });
+    const l = byKind.get(set[0].waitKind);
+    if (l) l.push(set);
+    else byKind.set(set[0].waitKind, [set]);
+  });
+  memo = { sets, total, byKind };
+  siteSetMemo.set(a, memo);
+  return memo;
 }
 
 function withCompanions(ctx: RuleContext, rule: ResolvedRule, c: Candidate): Candidate {
@@ -121,7 +175,7 @@ function score(c: Candidate, a: Analysis): (Candidate & { severity: Severity }) 
   const goroutines = c.goroutines ?? involved(c);
   if (!c.root) return { ...c, goroutines, severity: c.severity ?? rule.severity };
   const facts: FindingFacts = {
-    root: c.root,
+    root: siteView(c.root, siteCount(c), a),
     consequences: c.consequences.reduce((n, g) => n + g.count, 0),
     goroutines: [c.root, ...c.roots, ...c.related].reduce((n, g) => n + g.count, 0),
     variant: c.variant,

@@ -26,6 +26,15 @@ export function siteOf(g: AnalyzedGroup): SiteFrame | undefined {
   return g.blockingSite ?? g.frames.find((f) => f.origin !== 'runtime') ?? g.frames[0];
 }
 
+/**
+ * Where a group is parked, as a key: wait kind and blocking site. Groups with one key are one stuck
+ * set reached through several call paths; undefined when the group has no blocking site.
+ */
+export function siteKey(g: AnalyzedGroup): string | undefined {
+  const s = g.blockingSite;
+  return s ? `${g.waitKind}\u0000${s.func}\u0000${s.file}\u0000${s.line}` : undefined;
+}
+
 /** The outermost frame of the program's own code (the goroutine's entry point from the user's view). */
 export function userEntry(g: AnalyzedGroup): SiteFrame | undefined {
   for (let i = g.frames.length - 1; i >= 0; i--) if (g.frames[i].origin === 'user') return g.frames[i];
@@ -80,16 +89,17 @@ export function looksStuck(g: AnalyzedGroup): boolean {
 const WAIT_FUNCS = /^sync\.\(\*WaitGroup\)\.Wait$|errgroup\.\(\*Group\)\.Wait$|conc(\/pool)?\.\(\*(WaitGroup|Pool|ErrorPool|ContextPool)\)\.Wait$/;
 
 /** Groups are immutable and asked again and again (links, detectors, evidence): their frames are scanned once. */
-const joinFrames = new WeakMap<AnalyzedGroup, boolean>();
+const joinFrames = new WeakMap<readonly SiteFrame[], boolean>();
 
 /** A group parked until other goroutines finish: `WaitGroup.Wait`, `errgroup.Wait`, conc pools. */
 export function isJoinWaiter(g: AnalyzedGroup): boolean {
   if (g.waitKind === 'waitgroup') return true;
   if (g.waitKind !== 'semaphore' && g.waitKind !== 'unknown') return false;
-  let j = joinFrames.get(g);
+  // Keyed by the frames, which a group's site views (rules/match.ts) share with it.
+  let j = joinFrames.get(g.frames);
   if (j === undefined) {
     j = g.frames.some((f) => WAIT_FUNCS.test(f.func));
-    joinFrames.set(g, j);
+    joinFrames.set(g.frames, j);
   }
   return j;
 }

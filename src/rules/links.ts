@@ -9,6 +9,8 @@
 import type { Analysis, AnalyzedGroup } from '../analyze/types.js';
 import { enclosing, isClosure, isJoinWaiter, isParked, receiverType, userEntry } from './frames.js';
 
+const LOCK_KINDS = new Set(['mutex', 'rwmutex']);
+
 export type LinkVia = 'creator-id' | 'shared-frames' | 'closure' | 'creator' | 'receiver';
 
 export interface Edge {
@@ -55,7 +57,11 @@ export class LinkGraph {
     const k = (p: Proposal) => `${p.parent.id}|${p.sibling}`;
     for (const p of proposals) sums.set(k(p), (sums.get(k(p)) ?? 0) + p.child.count);
     for (const p of proposals) {
-      const ok = countsAgree(p.child.count, p.parent.count, this.tolerance) || countsAgree(sums.get(k(p))!, p.parent.count, this.tolerance);
+      const sum = sums.get(k(p))!;
+      // Children queued on a lock under join waiters (a pile-up behind `Wait`): each waiter waits for
+      // at least one, and fan-outs vary (2 or 3 peers per query), so they need only outnumber it.
+      const fanOut = isJoinWaiter(p.parent) && LOCK_KINDS.has(p.child.waitKind) && sum >= p.parent.count * (1 - this.tolerance);
+      const ok = countsAgree(p.child.count, p.parent.count, this.tolerance) || countsAgree(sum, p.parent.count, this.tolerance) || fanOut;
       if (ok) this.add(p);
     }
   }
@@ -134,7 +140,10 @@ function joinWaitersByType(groups: readonly AnalyzedGroup[]): Map<string, Analyz
     for (let j = 0; j < g.frames.length; j++) {
       const f = g.frames[j];
       const t = f.origin === 'user' ? receiverType(f.func) : undefined;
-      if (t && !out.get(t)?.includes(g)) out.set(t, [...(out.get(t) ?? []), g]);
+      if (!t) continue;
+      const list = out.get(t);
+      if (!list) out.set(t, [g]);
+      else if (list[list.length - 1] !== g) list.push(g);
     }
   }
   return out;

@@ -54,7 +54,7 @@ function matchingFuncs(a: Analysis, g: AnalyzedGroup, pattern: string): Set<stri
     idx = { groups: new Set(a.groups), funcs: [...funcs], matching: new Map() };
     funcIndexes.set(a, idx);
   }
-  if (!idx.groups.has(g)) return undefined;
+  if (!idx.groups.has(viewed.get(g) ?? g)) return undefined;
   let m = idx.matching.get(pattern);
   if (!m) {
     const r = re(pattern);
@@ -63,6 +63,27 @@ function matchingFuncs(a: Analysis, g: AnalyzedGroup, pattern: string): Set<stri
   }
   return m;
 }
+
+/** Site views (`siteView`) → the group they stand for, so that they share its function index. */
+const viewed = new WeakMap<AnalyzedGroup, AnalyzedGroup>();
+
+/**
+ * `g` with the count and share of every group parked at its blocking site (other stacks, same site
+ * and wait kind): what a rule's count thresholds are asked about, since one stuck set often reaches
+ * one line through several call paths.
+ */
+export function siteView(g: AnalyzedGroup, count: number, a: Analysis): AnalyzedGroup {
+  if (count === g.count) return g;
+  const known = views.get(g);
+  if (known?.count === count) return known;
+  const v: AnalyzedGroup = { ...g, count, share: a.total ? count / a.total : 0 };
+  viewed.set(v, viewed.get(g) ?? g);
+  views.set(g, v);
+  return v;
+}
+
+/** The last view made of a group: every rule asks about the same site totals. */
+const views = new WeakMap<AnalyzedGroup, AnalyzedGroup>();
 
 type Check = (g: AnalyzedGroup, a: Analysis) => boolean;
 

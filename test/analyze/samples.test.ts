@@ -41,6 +41,7 @@ function expectedKind(e: ExpectedGroup, fmt: Fmt): WaitKind | WaitKind[] {
   const stack = e.stack ?? [];
   const syncKind = (): WaitKind[] =>
     stack.includes('sync.(*WaitGroup).Wait') ? ['waitgroup']
+      : stack.some((f) => f.startsWith('sync.(*RWMutex).')) ? ['rwmutex']
       : stack.includes('sync.(*Mutex).Lock') ? ['mutex']
         : ['mutex', 'rwmutex', 'waitgroup', 'cond', 'semaphore'];
   const hiddenInDebug1 = (k: WaitKind): WaitKind => (fmt === 'debug1' ? 'unknown' : k);

@@ -85,14 +85,45 @@ describe('every leak sample: the leak, with the right root site and count', () =
   });
 });
 
+describe.skipIf(!has('lock-pileup'))('lock-pileup: one blocking site, several call paths, WaitGroup waiters behind it (issue 13)', () => {
+  for (const file of ['goroutine.debug2.txt', 'goroutine.debug0.pb.gz', 'goroutine.debug1.txt']) {
+    it(`${file}: the first finding counts every goroutine at the Add site and has the queries as consequence`, async () => {
+      const exp = expectedOf('lock-pileup');
+      const [findings] = await findingsOf(join(SAMPLES, 'lock-pileup', file));
+      const f = findings[0];
+      expect(f.ruleId, summary(findings)).toBe('core/lock-pileup');
+      expect(f.location).toMatchObject({ func: exp.leak!.root.function, line: exp.leak!.root.line });
+      const roots = f.evidence.groups.filter((g) => g.role === 'root');
+      expect(roots.reduce((n, g) => n + g.count, 0)).toBe(exp.leak!.root.count);
+      expect(Math.max(...roots.map((g) => g.count))).toBe(roots[0].count);
+      expect(f.title).toContain(`${exp.leak!.root.count} goroutines`);
+      for (const c of exp.leak!.consequences!) expect(groupAt(f, c)).toMatchObject({ role: 'consequence', count: c.count });
+      expect(f.evidence.goroutines).toBe(exp.leak!.root.count + 300);
+      // The waiters are not a finding of their own, and no finding counts fewer than its largest group.
+      expect(findings.filter((x) => x.ruleId === 'core/waitgroup-stuck'), summary(findings)).toEqual([]);
+      for (const x of findings) expect(x.evidence.goroutines).toBeGreaterThanOrEqual(Math.max(0, ...x.evidence.groups.map((g) => g.count)));
+    });
+  }
+});
+
 describe('controls and other verdicts', () => {
-  for (const name of ['healthy-server', 'apiproxy-fixed']) {
-    it.skipIf(!has(name))(`${name}: no error in any format`, async () => {
+  for (const name of ['healthy-server', 'apiproxy-fixed', 'busy-client']) {
+    it.skipIf(!has(name))(`${name}: no error and no warning in any format`, async () => {
       for (const file of ['goroutine.debug2.txt', 'goroutine.debug1.txt', 'goroutine.debug0.pb.gz']) {
-        for (const fs of await findingsOf(join(SAMPLES, name, file))) expect(errorsOf(fs), `${file}\n${summary(fs)}`).toEqual([]);
+        for (const fs of await findingsOf(join(SAMPLES, name, file))) expect(fs.filter((f) => f.severity !== 'info'), `${file}\n${summary(fs)}`).toEqual([]);
       }
     });
   }
+
+  it.skipIf(!has('busy-client'))('busy-client: its pooled connections are an info, counted whole', async () => {
+    const readLoops = expectedOf('busy-client').groups!.find((g) => g.id === 'clientReadLoop')!;
+    for (const file of ['goroutine.debug2.txt', 'goroutine.debug1.txt', 'goroutine.debug0.pb.gz']) {
+      const [findings] = await findingsOf(join(SAMPLES, 'busy-client', file));
+      const conns = findings.find((f) => f.ruleId === 'core/connection-leak');
+      expect(conns?.severity, summary(findings)).toBe('info');
+      expect(conns!.title).toBe(`${readLoops.count} open HTTP client connections`);
+    }
+  });
 
   it.skipIf(!has('watch-storm'))('watch-storm: a storm of watch requests (warning), not a leak', async () => {
     const sub = expectedOf('watch-storm').groups!.find((g) => g.id === 'subscriberRoundTrip')!;

@@ -34,9 +34,9 @@ export function trendCommand(): Command {
       await emitFleet('trend', loaded, s, flags, { ...(flags.interval ? { interval: flags.interval } : {}), ...(flags.alpha ? { alpha: flags.alpha } : {}) });
       return;
     }
-    const { samples, timeSource } = buildSeries(loaded, flags.interval);
+    const { samples, timeSource, note } = buildSeries(loaded, flags.interval);
     if (samples.length < 2) throw new UsageError(`trend needs at least 2 snapshots; ${args.join(' ')} hold${args.length === 1 ? 's' : ''} ${samples.length}`);
-    if (timeSource === 'file mtime' || timeSource === 'input order') {
+    if (!note && (timeSource === 'file mtime' || timeSource === 'input order')) {
       warn(`no capture times in the dumps or their names; ordered by ${timeSource} (use --interval SECONDS if the files were taken at a fixed interval)`);
     }
     const t = trend(samples, flags.alpha !== undefined ? { alpha: flags.alpha } : {});

@@ -9,12 +9,14 @@
  *   by that group's count, so those are the children the parents wait for in vain. Root = that group
  *   (never the waiter); consequences = the waiters. Lower confidence than with the state printed.
  * - `hidden-state`: very large groups of identical unknown-state goroutines at one user site
- *   (≥ `bigCount`, or ≥ `minCount` holding ≥ `minShare` of the dump): `variant: deep` when the site is
- *   deep inside a call rather than the goroutine's own loop.
+ *   (≥ `bigCount`, or ≥ `minCount` holding ≥ `minShare` of the dump, or ≥ `setCount` holding
+ *   ≥ `setShare` and not scaling with other groups): `variant: deep` when the site is deep inside a
+ *   call rather than the goroutine's own loop.
  */
 import type { Analysis, AnalyzedGroup } from '../../analyze/types.js';
 import { consequencesOf } from '../cascade.js';
-import { candidate, type Detector } from '../candidate.js';
+import { candidate, siteCount, type Detector } from '../candidate.js';
+import { proportionalSets } from './scale.js';
 import { countsAgree } from '../links.js';
 import { isJoinWaiter, num, shortFunc, siteAtEntry, siteOf, siteText } from '../frames.js';
 import type { LinkGraph } from '../links.js';
@@ -89,14 +91,25 @@ export const hiddenCascadeDetector: Detector = {
   },
 };
 
+/** `g` scales with other big groups (the `proportional` rule's default sets). */
+function inProportionalSet(a: Analysis, g: AnalyzedGroup): boolean {
+  return proportionalSets(a, 100, 3, 0.02).some((set) => set.includes(g));
+}
+
 export const hiddenStateDetector: Detector = {
   description: 'state hidden (debug=1): keeps very large groups of identical unknown-state goroutines; `variant: deep` when parked deep in a call',
   refine(ctx, rule, c) {
     const g = c.root;
     if (!g || g.waitKind !== 'unknown') return null;
-    const big = g.count >= ctx.param(rule, 'bigCount', 1000);
-    const dominant = g.count >= ctx.param(rule, 'minCount', 50) && g.share >= ctx.param(rule, 'minShare', 0.5);
-    if (!big && !dominant) return null;
+    const a = ctx.analysis;
+    const count = siteCount(c);
+    const share = a.total ? count / a.total : 0;
+    const big = count >= ctx.param(rule, 'bigCount', 1000);
+    const dominant = count >= ctx.param(rule, 'minCount', 50) && share >= ctx.param(rule, 'minShare', 0.5);
+    // Every set above the thresholds, not only the largest: a second set of hundreds beside the
+    // biggest is a second leak, unless it scales with other groups (per-object workers).
+    const set = count >= ctx.param(rule, 'setCount', 500) && share >= ctx.param(rule, 'setShare', 0.1) && !inProportionalSet(a, g);
+    if (!big && !dominant && !set) return null;
     return {
       ...c,
       confidence: 'low',

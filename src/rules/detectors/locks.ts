@@ -48,22 +48,41 @@ function intersects(a: Set<string>, b: Set<string>): boolean {
   return false;
 }
 
-/** The lock cycles among small lock-waiting groups (pairs; longer cycles are rare and named pairwise). */
+/**
+ * The lock cycles among small lock-waiting groups (pairs; longer cycles are rare and named pairwise).
+ * Each group is in at most one pair, the first it forms: a group already paired is the root of a
+ * finding and is not asked again, so thousands of waiters on one type cost one pass, not all pairs.
+ */
 export function lockCycles(waits: LockWait[], maxCount: number): [LockWait, LockWait][] {
   const small = waits.filter((w) => w.group.count <= maxCount);
   const out: [LockWait, LockWait][] = [];
   // Index by what is held, so each group only meets the groups that hold what it wants.
   const holders = new Map<string, LockWait[]>();
-  for (const w of small) for (const h of w.holds) holders.set(h, [...(holders.get(h) ?? []), w]);
-  const seen = new Set<string>();
+  for (const w of small) {
+    for (const h of w.holds) {
+      const l = holders.get(h);
+      if (l) l.push(w);
+      else holders.set(h, [w]);
+    }
+  }
+  // Per list, the entries before the cursor are paired (and stay so).
+  const cursor = new Map<LockWait[], number>();
+  const paired = new Set<LockWait>();
   for (const a of small) {
-    for (const want of a.wants) {
-      for (const b of holders.get(want) ?? []) {
-        if (b === a || !intersects(b.wants, a.holds)) continue;
-        const k = [a.group.id, b.group.id].sort().join('|');
-        if (seen.has(k)) continue;
-        seen.add(k);
+    if (paired.has(a)) continue;
+    search: for (const want of a.wants) {
+      const list = holders.get(want);
+      if (!list) continue;
+      let i = cursor.get(list) ?? 0;
+      while (i < list.length && paired.has(list[i])) i++;
+      cursor.set(list, i);
+      for (; i < list.length; i++) {
+        const b = list[i];
+        if (b === a || paired.has(b) || !intersects(b.wants, a.holds)) continue;
+        paired.add(a);
+        paired.add(b);
         out.push(a.group.count >= b.group.count ? [a, b] : [b, a]);
+        break search;
       }
     }
   }

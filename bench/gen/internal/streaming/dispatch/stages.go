@@ -35,6 +35,9 @@ type Pipeline struct {
 	Route string
 	Shape int
 	Depth int
+	// Wide spells the path with three bits of Shape per level (six levels), so that every shape
+	// below 2^18 has its own stack: thousands of distinct stacks for the rules benchmark.
+	Wide bool
 }
 
 const nKinds = 9
@@ -98,7 +101,11 @@ func (p *Pipeline) step(i int) {
 		p.park(p.Shape)
 		return
 	}
-	switch (p.Shape>>(uint(i)%6) + i) % 8 {
+	choice := (p.Shape>>(uint(i)%6) + i) % 8
+	if p.Wide {
+		choice = (p.Shape >> (3 * uint(i))) & 7
+	}
+	switch choice {
 	case 0:
 		p.stageAdmission(i + 1)
 	case 1:
@@ -122,5 +129,8 @@ func (p *Pipeline) step(i int) {
 // stacks are 11-21 frames deep with park, Run and the go statement's function.
 func (p *Pipeline) Run() {
 	p.Depth = 4 + p.Shape%6
+	if p.Wide {
+		p.Depth = 6
+	}
 	p.step(0)
 }
