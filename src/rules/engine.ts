@@ -229,6 +229,8 @@ function mergeByRoot<C extends Candidate & { severity: Severity }>(cands: C[]): 
 
 /** The rule that matched the root itself describes it better than one re-rooted onto it. */
 function better(a: Candidate & { severity: Severity }, b: Candidate & { severity: Severity }): boolean {
+  // What the wait-for graph proves (who holds what) describes a root better than its stack shape.
+  if (!!a.precise !== !!b.precise && SEVERITY_RANK[a.severity] === SEVERITY_RANK[b.severity]) return !!a.precise;
   if (!!a.rerooted !== !!b.rerooted) return !a.rerooted;
   if (a.variant !== b.variant) return !a.variant;
   return SEVERITY_RANK[a.severity] <= SEVERITY_RANK[b.severity];

@@ -10,7 +10,7 @@ import { hex } from '../analyze/args.js';
 import type { Analysis, AnalyzedGroup, WaitFrame, WaitObject, Waiter } from '../analyze/types.js';
 import type { DumpContextKind } from '../model/dump.js';
 import { contextKind, contextPhrase, provenStuck, suspectsAll } from './context.js';
-import { shortFunc, siteText } from './frames.js';
+import { isClosure, shortFunc, siteText } from './frames.js';
 
 export type Confidence = 'high' | 'medium' | 'low';
 
@@ -102,7 +102,7 @@ export function atEntry(w: Waiter): boolean {
     const f = w.frames[i];
     if (f.origin === 'runtime') continue;
     // A closure that only wraps the site (`Run.func1` → `loop`) keeps it at the entry.
-    if (i === w.site + 1 && /\.func\d+$/.test(f.frame.func)) continue;
+    if (i === w.site + 1 && isClosure(f.frame.func)) continue;
     return false;
   }
   return true;
@@ -462,7 +462,9 @@ function testBody(w: Waiter): boolean {
 
 /** Goroutines started by `p`: `created by … in goroutine <p>` (Go 1.21+), else by a function on its stack. */
 export function childrenOf(p: Waiter, waiters: readonly Waiter[]): Waiter[] {
-  const byId = waiters.filter((c) => c.detail.createdBy === p.detail.id);
+  // Goroutines the runtime or the standard library start on the program's behalf (`signal.Notify`'s
+  // ensureSigM, net/http's connections) are not what a WaitGroup or a result channel waits for.
+  const byId = waiters.filter((c) => c.detail.createdBy === p.detail.id && c.frames.some((f) => f.origin === 'user'));
   if (byId.length || p.detail.createdBy !== undefined || waiters.some((c) => c.detail.createdBy !== undefined)) return byId;
   const funcs = new Set(p.frames.slice(p.site).filter((f) => f.origin === 'user').map((f) => f.frame.func));
   return waiters.filter((c) => c !== p && c.readGroup.creator !== undefined && funcs.has(c.readGroup.creator.func));
@@ -479,6 +481,15 @@ function orphaned(w: Waiter, idx: RefIndex): string | undefined {
   if (others.length > 0) return undefined;
   const what = w.on === 'cond' ? 'condition variable' : 'channel';
   return `no other goroutine references the ${what} ${hex(o.addr)} (${o.identity === 'seen' ? 'its address is printed in the wait' : 'the receiver it belongs to'}): nobody alive can ${w.on === 'chan-send' ? 'receive from' : w.on === 'chan-receive' ? 'send on or close' : 'signal'} it`;
+}
+
+/** Goroutines working on the struct that holds `w`'s WaitGroup (by address; by receiver type without one). */
+function sharingOf(w: Waiter, waiters: readonly Waiter[], idx: RefIndex): Waiter[] {
+  const o = w.object;
+  if (o === undefined) return [];
+  if (o.identity !== 'type') return referencing(idx, o).filter((x) => x !== w);
+  if (waiters.length > TYPE_PAIRS_MAX) return [];
+  return waiters.filter((x) => x !== w && x.frames.some((f) => f.origin === 'user' && methodType(f.frame.func) === o.ownerType));
 }
 
 /** A WaitGroup waiter whose struct is shared only with goroutines that are parked (nothing runs). */
@@ -501,6 +512,13 @@ function findStuck(
   // Absence of a counterpart is evidence only while nothing of the program runs: a busy goroutine may
   // hold a channel in a closure or an inlined frame, where no argument shows it.
   const quiet = !waiters.some((w) => PROGRESS.has(w.group.waitKind) && w.frames.some((f) => f.origin === 'user'));
+  // An idle loop (a receive at its own entry) nobody can feed is a suspect only when a WaitGroup waits
+  // for it: a pool at rest also receives on a channel no other frame shows (main keeps it in a local).
+  const awaited = new Set<Waiter>();
+  for (const w of waiters) {
+    if (used.has(w) || w.on !== 'waitgroup') continue;
+    for (const c of [...childrenOf(w, waiters), ...sharingOf(w, waiters, idx)]) awaited.add(c);
+  }
   for (const w of waiters) {
     if (used.has(w)) continue;
     const kind: StuckWait['kind'] | undefined =
@@ -512,21 +530,20 @@ function findStuck(
               : context === 'leak-report' && LEFTOVER.has(w.group.waitKind) ? 'leftover' : undefined;
     if (!kind || isHarness(w)) continue;
     if (w.group.flags.leaked) continue; // the goroutineleak rule says it with certainty
-    const why = stuckReason(w, kind, context, maxMinutes, quiet ? orphaned(w, idx) ?? blockedChildren(w, kind, waiters, idx) : undefined, quiet && kind === 'waitgroup' && childrenOf(w, waiters).length === 0);
+    // What Wait waits for: goroutines it started, and goroutines that work on the struct holding the
+    // WaitGroup (a server's handlers, started elsewhere).
+    const sharing = kind === 'waitgroup' ? sharingOf(w, waiters, idx) : [];
+    const kids = kind === 'waitgroup' ? childrenOf(w, waiters) : [];
+    const nobodyLeft = kind === 'waitgroup' && kids.length === 0 && sharing.length === 0;
+    const idle = kind === 'channel' && atEntry(w) && !awaited.has(w);
+    const why = stuckReason(w, kind, context, maxMinutes, quiet && !idle ? orphaned(w, idx) ?? blockedChildren(w, kind, waiters, idx) : undefined, quiet && nobodyLeft);
     if (!why) continue;
     const counterparts: Waiter[] = [];
     if (kind === 'waitgroup') {
-      // What Wait waits for: goroutines it started, and goroutines that work on the struct holding the
-      // WaitGroup (a server's handlers, started elsewhere), when they are parked themselves.
-      const o = w.object;
-      const sharing = o === undefined ? []
-        : o.identity !== 'type' ? referencing(idx, o).filter((x) => x !== w)
-          // No address: goroutines in methods of the type whose method waits (a server's handlers).
-          : waiters.length <= TYPE_PAIRS_MAX ? waiters.filter((x) => x !== w && x.frames.some((f) => f.origin === 'user' && methodType(f.frame.func) === o.ownerType)) : [];
-      for (const c of new Set([...childrenOf(w, waiters), ...sharing])) if (c.on !== 'other' && !PROGRESS.has(c.group.waitKind)) counterparts.push(c);
+      for (const c of new Set([...kids, ...sharing])) if (c.on !== 'other' && !PROGRESS.has(c.group.waitKind)) counterparts.push(c);
     } else if (kind === 'cond' && w.object && w.object.identity !== 'type') {
       const o = w.object;
-      for (const x of waiters) if (x !== w && x.on !== 'cond' && x.frames.some((f) => f.index >= x.site && references(f, o))) counterparts.push(x);
+      for (const x of referencing(idx, o)) if (x !== w && x.on !== 'cond') counterparts.push(x);
     }
     const creatorId = w.detail.createdBy;
     const creator = creatorId !== undefined ? waiters.find((x) => x.detail.id === creatorId) : undefined;
@@ -560,7 +577,7 @@ function stuckReason(
       return `${contextPhrase(context)}, and it has waited ${m} minutes, as long as the oldest goroutines`;
     }
     if (orphan) return `${contextPhrase(context)}, and ${orphan}`;
-    if (noChildren && w.detail.createdBy !== undefined) return `${contextPhrase(context)}, and no goroutine it started is alive to call Done`;
+    if (noChildren) return `${contextPhrase(context)}, and nothing is running: no goroutine it started, and none working on the same object, is alive to call Done`;
   }
   return undefined;
 }
