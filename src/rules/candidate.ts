@@ -90,7 +90,9 @@ export function finishCandidate(c: Candidate & { severity: Severity }, a: Analys
     ...c.related.map((g) => evidenceGroup(g, 'related')),
     ...(c.companions ?? []).map((g) => evidenceGroup(g, 'related')),
   ];
-  const goroutines = c.goroutines !== undefined && !c.root ? c.goroutines : involved(c);
+  // A wait-for finding counts whom it holds up itself (all queued behind one holder); a cascade's
+  // consequences count only the share behind its root (`involved`).
+  const goroutines = c.goroutines !== undefined && (!c.root || c.precise) ? c.goroutines : involved(c);
   const base = c.root ? templateVars(a, c.root, c.consequences, goroutines, groups.length) : { goroutines: num(goroutines), total: num(a.total) };
   const vars: Record<string, string> = { ...base, ...c.vars };
   const atSite = siteCount(c);
@@ -156,7 +158,8 @@ function rootFacts(c: Candidate, a: Analysis): string[] {
   const rootCount = g.count + c.roots.reduce((n, r) => n + r.count, 0);
   for (const q of c.consequences) {
     out.push(`consequence: ${describe(q)}`);
-    const rest = q.count - behind(q, rootCount);
+    // (A wait-for finding's consequences wait on its holder whole: nothing to split off.)
+    const rest = c.precise ? 0 : q.count - behind(q, rootCount);
     if (rest > 0) {
       out.push(
         `${num(rest)} more goroutine${rest === 1 ? '' : 's'} at ${siteText(siteOf(q))} wait for other goroutines they started (live siblings, not part of this leak); not counted`,

@@ -120,6 +120,25 @@ export function where(w: Waiter, i = w.site): string {
   return `goroutine ${w.detail.id} in ${ownText(w, i)}`;
 }
 
+/**
+ * Goroutines named by site, as a person reads them: `goroutine 7 in Add (table.go:23)` for one,
+ * `750 goroutines (7, 8, 9, …) in Add (table.go:23) [semacquire]` for many at one site.
+ */
+export function whoList(ws: readonly Waiter[], withState = true): string[] {
+  const bySite = new Map<string, Waiter[]>();
+  for (const w of ws) {
+    const k = `${ownText(w)}${withState ? ` [${w.readGroup.state || w.on}]` : ''}`;
+    const l = bySite.get(k);
+    if (l) l.push(w);
+    else bySite.set(k, [w]);
+  }
+  return [...bySite].map(([site, l]) => {
+    if (l.length === 1) return `goroutine ${l[0].detail.id} in ${site}`;
+    const ids = l.map((w) => w.detail.id).sort((a, b) => a - b);
+    return `${l.length} goroutines (${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ', …' : ''}) in ${site}`;
+  });
+}
+
 function objectText(o: WaitObject): string {
   if (o.identity === 'type') return `a lock of ${o.ownerType ? shortFunc(o.ownerType) : 'an object'}`;
   return o.addr === o.base ? hex(o.addr) : `${hex(o.addr)} (${o.addr - o.base} bytes into the object at ${hex(o.base)})`;

@@ -7,9 +7,10 @@
 import type { AnalyzedGroup, Waiter } from '../../analyze/types.js';
 import { hex } from '../../analyze/args.js';
 import { candidate, type Candidate, type Detector, type ResolvedRule, type RuleContext } from '../candidate.js';
+import { consequencesOf } from '../cascade.js';
 import { shortFunc, siteText } from '../frames.js';
 import {
-  groupsOf, identityText, isHarness, objectText, ownText, waitPatterns, where,
+  groupsOf, identityText, isHarness, objectText, ownText, waitPatterns, where, whoList,
   type Confidence, type LockCycle, type StuckWait, type WaitPatterns,
 } from '../waits.js';
 import { contextPhrase, provenStuck, suspectsAll } from '../context.js';
@@ -64,7 +65,7 @@ export const selfLockDetector: Detector = {
       const lockWord = w.on === 'rlock' ? 'RLock' : 'Lock';
       const story = recursive
         ? `Goroutine ${w.detail.id} holds a read lock of ${objectText(o)} taken in ${holderSite} and asks for it again in ${ownText(w)}; ` +
-          `a writer (${s.writers.map((x) => where(x)).join('; ')}) is queued between the two, and a queued writer blocks new readers: neither can proceed.`
+          `a writer (${whoList(s.writers, false).join('; ')}) is queued between the two, and a queued writer blocks new readers: neither can proceed.`
         : `Goroutine ${w.detail.id} waits in ${lockWord} at ${ownText(w)}${minutes(w)} for ${objectText(o)}, the object its caller ${holderSite} works on. ` +
           `The caller took that lock and has not released it, so the goroutine waits for itself; Go's sync locks are not reentrant.`;
       return candidate(rule, w.group, {
@@ -78,7 +79,7 @@ export const selfLockDetector: Detector = {
         facts: [
           `waits: ${where(w)} [${w.readGroup.state || w.on}]${minutes(w)} for ${objectText(o)} (${identityText(o)})`,
           `holds: ${s.how}`,
-          ...s.writers.map((x) => `writer queued: ${where(x)} [${x.readGroup.state || x.on}]`),
+          ...whoList(s.writers).map((x) => `writer queued: ${x}`),
           ...contextFact(p),
           `confidence: ${s.confidence}${s.confidence === 'high' ? '' : ' (who holds a lock is never printed; with --source, check that the caller locks before the call)'}`,
         ],
@@ -141,16 +142,22 @@ export const heldLockDetector: Detector = {
       const kids = h.waitsFor;
       const story =
         `Goroutine ${b.detail.id} is blocked [${state}] at ${ownText(b)}${minutes(b)} inside a critical section of ${objectText(h.object)}, ` +
-        `and ${q.map((w) => where(w)).join('; ')} wait${q.length === 1 ? 's' : ''} to lock it. ` +
+        `and ${whoList(q, false).join('; ')} wait${q.length === 1 ? 's' : ''} to lock it. ` +
         (kids.length
-          ? `It waits for ${kids.length === 1 ? 'a goroutine' : `${kids.length} goroutines`} it started, parked themselves (${[...new Set(kids.map((k) => `${ownText(k)} [${k.readGroup.state || k.on}]`))].join('; ')}): ` +
+          ? `It waits for ${kids.length === 1 ? 'a goroutine' : `${kids.length} goroutines`} it started, parked themselves (${whoList(kids).join('; ')}): ` +
             `when what they wait for needs the lock (a receiver queued above), the chain closes into a cycle and nothing can proceed.`
           : `If the goroutine that should wake it is among those queued (it needs the lock to send, receive, signal or finish), neither side can ever proceed.`);
+      const queued = groupsOf(q).filter((g) => g !== b.group);
+      // Behind the queue: whoever waits for the queued goroutines (WaitGroup parents of a pile-up).
+      const parents = queued.flatMap((g) => consequencesOf(g, ctx.graph));
+      const cons = [...new Set([...queued, ...parents, ...behind(p, [b])])].filter((g) => g !== b.group && !kids.some((k) => k.group === g));
       return candidate(rule, b.group, {
         related: groupsOf(kids).filter((g) => g !== b.group),
         precise: true,
         claimsRelated: true,
-        consequences: groupsOf(q).filter((g) => g !== b.group).concat(behind(p, [b]).filter((g) => !q.some((w) => w.group === g))),
+        // Every queued goroutine and every parent behind them waits on this one holder.
+        goroutines: [b.group, ...cons, ...groupsOf(kids)].reduce((n, g) => n + g.count, 0),
+        consequences: cons,
         severity: severityOf(h.confidence, p, [b, ...q]),
         confidence: CONFIDENCE[h.confidence],
         location: siteLocation(b),
@@ -158,8 +165,8 @@ export const heldLockDetector: Detector = {
         facts: [
           `blocked: ${where(b)} [${state}]${minutes(b)}`,
           `holds (inferred): ${h.how}`,
-          ...q.map((w) => `queued: ${where(w)} [${w.readGroup.state || w.on}]${minutes(w)}`),
-          ...kids.map((k) => `waits for: ${where(k)} [${k.readGroup.state || k.on}]`),
+          ...whoList(q).map((x) => `queued: ${x}`),
+          ...whoList(kids).map((x) => `waits for: ${x}`),
           ...contextFact(p),
           `confidence: ${h.confidence}`,
         ],
@@ -200,17 +207,17 @@ function stuckCandidates(ctx: RuleContext, rule: ResolvedRule, kinds: ReadonlySe
     const lines: string[] = [];
     if (s.kind === 'waitgroup') {
       lines.push(counter.length
-        ? `It waits for goroutines it started that are stuck themselves: ${counter.map((c) => `${where(c)} [${c.readGroup.state || c.on}]`).join('; ')}.`
+        ? `It waits for goroutines it started that are stuck themselves: ${whoList(counter).join('; ')}.`
         : 'No goroutine it started is alive any more: `Done` was missed on some path (an early return, a panic without `defer wg.Done()`), or `Add` counted more goroutines than were started.');
     } else if (s.kind === 'cond') {
       lines.push(counter.length
-        ? `The goroutines that share its object are stuck elsewhere and cannot signal: ${counter.map((c) => `${where(c)} [${c.readGroup.state || c.on}]`).join('; ')}.`
+        ? `The goroutines that share its object are stuck elsewhere and cannot signal: ${whoList(counter).join('; ')}.`
         : 'No live goroutine works on the same object: the goroutine meant to `Signal`/`Broadcast` has returned without doing it, or signalled before this one started waiting (a lost wake-up: the condition is not re-checked in a loop under the lock).');
     } else if (s.kind === 'channel') {
       lines.push(parentGone
         ? `Its creator (goroutine ${w.detail.createdBy}) has returned: whoever was to ${w.on === 'chan-send' ? 'receive this value' : w.on === 'chan-receive' ? 'send or close' : 'complete one of its cases'} is gone.`
         : creators.length
-          ? `Its creator, ${creators.map((c) => `${where(c)} [${c.readGroup.state || c.on}]`).join('; ')}, is itself blocked and will not ${w.on === 'chan-send' ? 'receive' : w.on === 'chan-receive' ? 'send or close' : 'act'}.`
+          ? `Its creator, ${whoList(creators).join('; ')}, is itself blocked and will not ${w.on === 'chan-send' ? 'receive' : w.on === 'chan-receive' ? 'send or close' : 'act'}.`
           : `No goroutine in the dump is positioned to ${w.on === 'chan-send' ? 'receive from' : w.on === 'chan-receive' ? 'send on or close' : 'serve'} it.`);
     } else if (s.kind === 'leftover') {
       lines.push('It outlived the test that started it: whatever it waits on (a connection, a timer, a process) was not closed or cancelled when the test ended.');
@@ -231,7 +238,7 @@ function stuckCandidates(ctx: RuleContext, rule: ResolvedRule, kinds: ReadonlySe
       vars: { story, headline },
       facts: [
         `why stuck: ${s.why}`,
-        ...counter.map((c) => `counterpart: ${where(c)} [${c.readGroup.state || c.on}]`),
+        ...whoList(counter).map((x) => `counterpart: ${x}`),
         ...(w.readGroup.creator && w.detail.createdBy !== undefined
           ? [`creator: goroutine ${w.detail.createdBy} (${shortFunc(w.readGroup.creator.func)})${parentGone ? ', which has exited' : ', still in the dump'}`]
           : []),
