@@ -11,14 +11,14 @@ import { cause } from './cause.js';
 import { frameFunc, place, UNCONFIRMED, type Confirmation, type LocatedFrame, type LocatedStack } from './confirm.js';
 
 /** `stack[0]` is the blocking site; `queued` the sites of the goroutines queued for the lock. */
-export function confirmHeldLock(stack: LocatedStack, queued: readonly LocatedFrame[], what: string): Confirmation {
+export function confirmHeldLock(stack: LocatedStack, queued: readonly LocatedFrame[], what: string, condWait: boolean): Confirmation {
   const site = stack[0];
   if (!site) return UNCONFIRMED;
   const want = new Set(queued.map((q) => {
     const l = lockAt(q.file, q.line);
     return l && lockClass(q.pkg, q.file, l.obj);
   }).filter((c): c is string => !!c));
-  const condLocker = condPrefix(site);
+  const condLocker = condWait ? condPrefix(site) : undefined;
   const candidates: { fr: LocatedFrame; fn: Node; h: Hold; cls?: string }[] = [];
   for (const fr of stack) {
     const fn = fr && frameFunc(fr);

@@ -57,7 +57,7 @@ export class WaitForChecks {
         const h = p.held.find((x) => isRoot(x.blocked));
         if (!h) return undefined;
         const queued = h.queued.map((q) => this.stack(q)[0]).filter((q): q is LocatedFrame => !!q);
-        const c = confirmHeldLock(this.stack(h.blocked), queued, WHAT[h.blocked.on] ?? 'blocking call');
+        const c = confirmHeldLock(this.stack(h.blocked), queued, WHAT[h.blocked.on] ?? 'blocking call', h.blocked.on === 'cond');
         return { causes: c.causes, confirmation: c };
       }
       default: {

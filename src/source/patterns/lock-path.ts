@@ -22,8 +22,9 @@ export interface ObjectPath {
   readonly root?: Binding;
   readonly rootText: string;
   readonly path: readonly string[];
-  /** The expression as written (`c.mu`), for its type. */
+  /** The expression as written (`c.mu`), for its type; it covers the first `written` segments of `path`. */
   readonly expr: Node;
+  readonly written: number;
 }
 
 export interface Hold {
@@ -63,7 +64,7 @@ export function objectPath(file: GoFile, e: Node): ObjectPath | undefined {
   }
   if (x.type === 'unary_expression' && x.childForFieldName('operator')?.text === '*') x = unparen(x.childForFieldName('operand')!);
   if (x.type !== 'identifier') return undefined;
-  return { root: resolve(file.rel, x), rootText: x.text, path, expr };
+  return { root: resolve(file.rel, x), rootText: x.text, path, expr, written: path.length };
 }
 
 export function sameObject(a: ObjectPath, b: ObjectPath): boolean {
@@ -76,6 +77,12 @@ export function sameObject(a: ObjectPath, b: ObjectPath): boolean {
  * (`Cache.mu`), or the type of an embedded-mutex variable (`Registry`); undefined when unknown.
  */
 export function lockClass(pkg: GoPackage, file: GoFile, o: ObjectPath): string | undefined {
+  if (o.path.length > o.written) {
+    // Mapped from a callee (`peer` + `.state`): follow the field types from the written part.
+    let t = pkg.typeOf(file, o.expr);
+    for (const f of o.path.slice(o.written, -1)) t = t && pkg.fieldType(t, f);
+    return t ? `${t}.${o.path.at(-1)}` : undefined;
+  }
   if (o.expr.type === 'selector_expression') {
     const t = pkg.typeOf(file, o.expr.childForFieldName('operand')!);
     return t ? `${t}.${o.path.at(-1)}` : undefined;
