@@ -479,14 +479,58 @@ function testBody(w: Waiter): boolean {
   return w.frames.some((f, i) => i >= w.site && f.frame.func === 'testing.tRunner');
 }
 
+/** Who started whom among the waiters, indexed once per graph (childrenOf is asked per waiter). */
+interface ChildIndex {
+  readonly byId: Map<number, Waiter[]>;
+  readonly byCreator: Map<string, Waiter[]>;
+  /** The dump prints `created by … in goroutine N` (Go 1.21+): ids are the only link used. */
+  readonly ids: boolean;
+}
+
+const childIndexes = new WeakMap<readonly Waiter[], ChildIndex>();
+
+function childIndex(waiters: readonly Waiter[]): ChildIndex {
+  let ix = childIndexes.get(waiters);
+  if (ix) return ix;
+  const byId = new Map<number, Waiter[]>();
+  const byCreator = new Map<string, Waiter[]>();
+  let ids = false;
+  for (const c of waiters) {
+    const id = c.detail.createdBy;
+    if (id !== undefined) {
+      ids = true;
+      // Goroutines the runtime or the standard library start on the program's behalf (`signal.Notify`'s
+      // ensureSigM, net/http's connections) are not what a WaitGroup or a result channel waits for.
+      if (c.frames.some((f) => f.origin === 'user')) {
+        const l = byId.get(id);
+        if (l) l.push(c);
+        else byId.set(id, [c]);
+      }
+    }
+    const f = c.readGroup.creator?.func;
+    if (f !== undefined) {
+      const l = byCreator.get(f);
+      if (l) l.push(c);
+      else byCreator.set(f, [c]);
+    }
+  }
+  ix = { byId, byCreator, ids };
+  childIndexes.set(waiters, ix);
+  return ix;
+}
+
 /** Goroutines started by `p`: `created by … in goroutine <p>` (Go 1.21+), else by a function on its stack. */
 export function childrenOf(p: Waiter, waiters: readonly Waiter[]): Waiter[] {
-  // Goroutines the runtime or the standard library start on the program's behalf (`signal.Notify`'s
-  // ensureSigM, net/http's connections) are not what a WaitGroup or a result channel waits for.
-  const byId = waiters.filter((c) => c.detail.createdBy === p.detail.id && c.frames.some((f) => f.origin === 'user'));
-  if (byId.length || p.detail.createdBy !== undefined || waiters.some((c) => c.detail.createdBy !== undefined)) return byId;
-  const funcs = new Set(p.frames.slice(p.site).filter((f) => f.origin === 'user').map((f) => f.frame.func));
-  return waiters.filter((c) => c !== p && c.readGroup.creator !== undefined && funcs.has(c.readGroup.creator.func));
+  const ix = childIndex(waiters);
+  const byId = ix.byId.get(p.detail.id);
+  if (byId || ix.ids) return byId ?? [];
+  const out = new Set<Waiter>();
+  for (let i = p.site; i < p.frames.length; i++) {
+    const f = p.frames[i];
+    if (f.origin !== 'user') continue;
+    for (const c of ix.byCreator.get(f.frame.func) ?? []) if (c !== p) out.add(c);
+  }
+  return [...out];
 }
 
 /**
