@@ -6,7 +6,7 @@
  */
 import type { Analysis, Waiter, WaitOn } from '../../analyze/types.js';
 import type { Finding } from '../../rules/types.js';
-import { waitPatterns, type WaitPatterns } from '../../rules/waits.js';
+import { waitPatterns, type WaitPatterns } from '../../rules/waits/index.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { Cause } from './cause.js';
 import { explainCondWait } from './cond.js';
