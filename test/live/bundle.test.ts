@@ -68,10 +68,12 @@ describe.runIf(HAVE_GO || CI)('support bundles from live Go processes', () => {
     expect(j.schemaVersion).toBe(2);
     const byName = new Map(j.fleet.processes.map((p) => [p.name, p]));
     expect([...byName.keys()].sort()).toEqual([...RANCHER, AGENT, `${RANCHER[2]} (previous)`].sort());
+    // On failure, show the whole fleet: a wrong verdict is only understood with every process's series.
+    const fleet = JSON.stringify(j.fleet.processes, null, 1);
     for (const n of RANCHER) {
       const p = byName.get(n)!;
-      expect(p.snapshots).toBe(LOOPS);
-      expect(p.verdict).toBe('leak');
+      expect(p.snapshots, fleet).toBe(LOOPS);
+      expect(p.verdict, fleet).toBe('leak');
       expect(p.last - p.first).toBeGreaterThanOrEqual(40 * (LOOPS - 1));
       // 40 goroutines per 120 s loop on the collector's clock: 1,200/h.
       expect(p.perHour).toBeCloseTo(1200, -1);
@@ -88,7 +90,7 @@ describe.runIf(HAVE_GO || CI)('support bundles from live Go processes', () => {
       '-f', `markdown=${join(out, 'summary.md')}`, '-f', `json=${join(out, 'report.json')}`, '-f', `html=${join(out, 'report.html')}`,
     ]);
     expect(r.status, r.stderr).toBe(1);
-    expect(r.stdout).toMatch(/^Fleet: 5 processes, 3 leaking/m);
+    expect(r.stdout, r.stdout).toMatch(/^Fleet: 5 processes, 3 leaking/m);
     expect(readdirSync(out).sort()).toEqual(['junit.xml', 'leakscope.sarif', 'report.html', 'report.json', 'summary.md']);
     const j = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as FleetJson;
     expect(j.gate?.passed).toBe(false);
