@@ -3,8 +3,8 @@
  * started at one creator site, and each loops receiving from one channel (`for job := range jobs`,
  * compiled to `runtime.chanrecv2`, or a receive in the goroutine's own entry function): idle capacity,
  * not a leak. So is a small group started by `main`, `init` or a constructor that has waited about
- * as long as the process has run (the dump's longest wait, at least `minUptimeMinutes`). Marks the candidate `variant: pool` so the rule's `variants.pool`
- * text and severity apply.
+ * as long as the process has run (the dump's longest wait, at least `minUptimeMinutes`). Marks the
+ * candidate `variant: pool` so the rule's `variants.pool` text and severity apply.
  */
 import type { Analysis, AnalyzedGroup } from '../../analyze/types.js';
 import type { Detector } from '../candidate.js';
