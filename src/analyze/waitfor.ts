@@ -11,7 +11,7 @@
  * exact word of the same goroutine's stack says the same.
  */
 import type { GoroutineDetail, Group, Snapshot } from '../model/dump.js';
-import { argWords, isPointerLike } from './args.js';
+import { argWords, isPointerLike, type ArgWord } from './args.js';
 import type { OriginClassifier } from './origin.js';
 import type { AnalyzedGroup, WaitFrame, WaitGraph, WaitObject, WaitOn, Waiter } from './types.js';
 
@@ -165,20 +165,27 @@ function isMethod(func: string): boolean {
   return RECEIVER.test(func) && !/\.func\d+/.test(func.slice(func.lastIndexOf(')')));
 }
 
+const NONE: readonly number[] = Object.freeze([]);
+
 function waitFrames(d: GoroutineDetail, g: Group, origins: OriginClassifier): WaitFrame[] {
-  const out: WaitFrame[] = [];
-  const exact = new Set<number>();
-  const words = g.frames.map((_, i) => argWords(d.args[i] ?? ''));
-  for (const ws of words) for (const w of ws) if (w.exact && isPointerLike(w.value)) exact.add(w.value);
-  for (let i = 0; i < g.frames.length; i++) {
-    const pointers: number[] = [];
-    const corroborated: number[] = [];
+  const n = g.frames.length;
+  const words = new Array<readonly ArgWord[]>(n);
+  let exact: Set<number> | undefined;
+  for (let i = 0; i < n; i++) {
+    const ws = argWords(d.args[i] ?? '');
+    words[i] = ws;
+    for (const w of ws) if (w.exact && isPointerLike(w.value)) (exact ??= new Set()).add(w.value);
+  }
+  const out = new Array<WaitFrame>(n);
+  for (let i = 0; i < n; i++) {
+    let pointers = NONE;
+    let corroborated = NONE;
     for (const w of words[i]) {
       if (!isPointerLike(w.value)) continue;
-      if (w.exact) pointers.push(w.value);
-      else if (exact.has(w.value)) corroborated.push(w.value);
+      if (w.exact) pointers = pointers === NONE ? [w.value] : [...pointers, w.value];
+      else if (exact?.has(w.value)) corroborated = corroborated === NONE ? [w.value] : [...corroborated, w.value];
     }
-    out.push({ frame: g.frames[i], index: i, origin: origins.origin(g.frames[i]), pointers, corroborated });
+    out[i] = { frame: g.frames[i], index: i, origin: origins.origin(g.frames[i]), pointers, corroborated };
   }
   return out;
 }

@@ -208,7 +208,7 @@ export interface GoroutineDetail {
 }
 
 /** Goroutines of a snapshot kept with their arguments (`Snapshot.goroutines`). */
-export const MAX_DETAILED = 5000;
+export const MAX_DETAILED = 2000;
 
 /** Something a reader noticed: skipped text, a partial stack, a truncated file. Never silent. */
 export interface Diagnostic {

@@ -7,24 +7,9 @@
  */
 import type { DumpContextKind, Snapshot } from '../model/dump.js';
 
+/** The snapshot's context as the reader told it (read/context.ts); a snapshot built without one is a profile. */
 export function contextKind(s: Snapshot): DumpContextKind {
-  if (s.context) return s.context.kind;
-  switch (s.headline?.kind) {
-    case 'test-timeout':
-      return 'test-timeout';
-    case 'deadlock':
-      return 'deadlock';
-    case 'sigquit':
-    case 'signal':
-      return 'signal';
-    case 'panic':
-    case 'fatal-error':
-    case 'exception':
-    case 'log-fatal':
-      return /all goroutines are asleep/.test(s.headline.message) ? 'deadlock' : 'crash';
-    default:
-      return 'profile';
-  }
+  return s.context?.kind ?? 'profile';
 }
 
 /** The goroutines of the dump are the ones a failure left behind: every parked one is a suspect. */

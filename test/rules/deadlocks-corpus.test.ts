@@ -83,6 +83,9 @@ describe('corpus tests/: the stuck goroutine of each real test timeout, deadlock
       const fs = await all(file);
       const blamed = serious(fs).filter((f) => f.category !== undefined && BLAME.has(f.category) && f.evidence.groups.some((g) => g.role === 'root'));
       expect(blamed, summary(fs)).toEqual([]);
+      // … and it says where the culprit is: in the part of the dump that was cut off.
+      const timeout = fs.find((f) => f.ruleId === 'core/test-timeout');
+      expect(timeout?.evidence.facts.some((x) => /probably in the missing part/.test(x)), summary(fs)).toBe(true);
     });
   }
 });

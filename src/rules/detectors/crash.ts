@@ -12,6 +12,7 @@ import { candidate, type Candidate, type Detector } from '../candidate.js';
 import { describe } from '../evidence.js';
 import { shortFunc, siteOf, siteText, userEntry } from '../frames.js';
 import { re } from '../match.js';
+import { waitPatterns } from '../waits/index.js';
 
 const MAP_WRITE = /^runtime\.(mapassign|mapdelete|mapclear)|^internal\/runtime\/maps\.(.*(mapassign|mapdelete|mapclear)|\(\*Map\)\.(Put|Delete|Clear|put)|\(\*table\)\.(put|uncheckedPut))|^reflect\.(mapassign|mapdelete)/;
 const MAP_READ = /^runtime\.mapaccess|^internal\/runtime\/maps\.(.*mapaccess|\(\*Map\)\.Get)|^reflect\.mapaccess/;
@@ -132,6 +133,7 @@ export const crashDetector: Detector = {
     // A test timeout "crashes" in the harness' alarm goroutine: it is no root of anything.
     const crashed = h.kind === 'test-timeout' ? undefined : crashedGroup(a);
     const site = crashed ? siteOf(crashed) : undefined;
+    const missing = h.kind === 'test-timeout' ? blockerMissing(a) : undefined;
     const c: Candidate = candidate(rule, crashed, {
       vars: {
         message: h.message,
@@ -141,9 +143,22 @@ export const crashDetector: Detector = {
         `headline: ${h.message}`,
         // The tests running (`running tests:`) are in the context; other preamble lines as printed.
         ...(a.snapshot.context?.tests?.length ? [`running: ${a.snapshot.context.tests.join(', ')}`] : h.lines.slice(1, 4).map((l) => `  ${l.trim()}`)),
+        ...(missing ? [missing] : []),
       ],
       ...(crashed ? {} : { goroutines: a.total }),
     });
     return [c];
   },
 };
+
+/**
+ * A test timeout whose dump shows nothing stuck in the program's own code (only the runner, the alarm,
+ * `t.Parallel` waiters, helpers) while it was cut off: the blocked goroutine is in the missing part,
+ * and saying so beats blaming what is visible.
+ */
+function blockerMissing(a: Analysis): string | undefined {
+  const p = waitPatterns(a);
+  if (!p || !a.snapshot.truncated) return undefined;
+  if (p.selfLocks.length || p.cycles.length || p.held.length || p.stuck.length) return undefined;
+  return 'no goroutine in this dump is stuck in the program\'s own code, and the dump is cut off: the goroutine that kept the test from finishing is probably in the missing part';
+}

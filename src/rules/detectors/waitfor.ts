@@ -12,7 +12,7 @@ import { shortFunc, siteText } from '../frames.js';
 import {
   groupsOf, identityText, isHarness, objectText, ownText, waitPatterns, where, whoList,
   type Confidence, type LockCycle, type StuckWait, type WaitPatterns,
-} from '../waits.js';
+} from '../waits/index.js';
 import { contextPhrase, provenStuck, suspectsAll } from '../context.js';
 import type { Severity } from '../types.js';
 

@@ -1,0 +1,103 @@
+/**
+ * Deadlock patterns in the wait-for graph (analyze/waitfor.ts) of a small dump: who waits for whom.
+ * Each pattern names both sides: the goroutine that waits and the one that holds, should signal or
+ * should receive (when it is in the dump), with how that is known (an address seen in both stacks, a
+ * receiver, a type only) and why it is stuck rather than slow (the runtime said so, the test timed
+ * out, the wait lasted minutes). Files, bottom up: types → graph → text → locks, stuck → index.
+ */
+import type { Analysis, WaitObject, Waiter } from '../../analyze/types.js';
+import { contextKind, provenStuck } from '../context.js';
+import {
+  LOCKS, TYPE_PAIRS_MAX, WAITS_FOR_OTHERS, atEntry, childrenOf, refIndex, sameObject, testBody,
+} from './graph.js';
+import { findCycles, findHeld, findSelfLocks } from './locks.js';
+import { findStuck } from './stuck.js';
+import type { HeldLock, LockCycle, StuckWait, WaitPatterns } from './types.js';
+
+export type * from './types.js';
+export { atEntry, childrenOf, groupsOf, isHarness, sameObject } from './graph.js';
+export { identityText, objectText, ownText, where, whoList } from './text.js';
+
+const memo = new WeakMap<Analysis, WaitPatterns | undefined>();
+
+export function waitPatterns(a: Analysis): WaitPatterns | undefined {
+  if (memo.has(a)) return memo.get(a);
+  const p = a.waits ? findPatterns(a) : undefined;
+  memo.set(a, p);
+  return p;
+}
+
+function findPatterns(a: Analysis): WaitPatterns {
+  const g = a.waits!;
+  const context = contextKind(a.snapshot);
+  const waiters = g.waiters;
+  const locks = waiters.filter((w) => LOCKS.has(w.on) && w.object !== undefined);
+  const maxMinutes = waiters.reduce((m, w) => Math.max(m, w.detail.waitMinutes ?? 0), 0);
+  const consequences = new Map<Waiter, Waiter[]>();
+  const used = new Set<Waiter>();
+
+  const idx = refIndex(waiters);
+  const small = waiters.length <= TYPE_PAIRS_MAX;
+  const selfLocks = findSelfLocks(waiters, locks, context, idx, small);
+  for (const s of selfLocks) used.add(s.waiter);
+  const cycles = findCycles(locks.filter((w) => !used.has(w)), idx);
+  for (const c of cycles) for (const m of c.members) used.add(m.waiter);
+  const held = findHeld(waiters, locks, used, context, idx, small);
+  for (const h of held) used.add(h.blocked);
+
+  // Pile-ups: other lock waiters on an object of a pattern are its consequences.
+  const pile = (root: Waiter, objs: WaitObject[]) => {
+    const q = locks.filter((w) => !used.has(w) && objs.some((o) => sameObject(w.object!, o)));
+    for (const w of q) used.add(w);
+    if (q.length) consequences.set(root, [...(consequences.get(root) ?? []), ...q]);
+  };
+  for (const s of selfLocks) pile(s.waiter, [s.waiter.object!]);
+  for (const c of cycles) pile(c.members[0].waiter, c.members.map((m) => m.waiter.object!));
+  for (const h of held) for (const q of h.queued) used.add(q);
+
+  const stuck = findStuck(waiters, used, context, maxMinutes, idx);
+  // Parents waiting for a stuck child (the test goroutine on `<-done`, main in wg.Wait) are consequences.
+  const roots = new Set<Waiter>([...used, ...stuck.map((s) => s.waiter)]);
+  const stuckFinal: StuckWait[] = [];
+  const waitedOn = new Set<Waiter>();
+  for (const s of stuck) {
+    const waitsForKids = s.waiter.on === 'waitgroup' || s.waiter.on === 'chan-receive' || s.waiter.on === 'select' || s.waiter.on === 'cond';
+    const kids = waitsForKids
+      ? [...new Set([...childrenOf(s.waiter, waiters), ...(s.kind === 'waitgroup' ? s.stuckCounterparts : [])])].filter((c) => roots.has(c) && c !== s.waiter)
+      : [];
+    if (kids.length > 0) {
+      for (const k of kids) {
+        waitedOn.add(k);
+        const root = rootWaiter(k, cycles, held);
+        consequences.set(root, [...(consequences.get(root) ?? []), s.waiter]);
+      }
+      continue;
+    }
+    stuckFinal.push(s);
+  }
+  // A test body waiting (receive, select, Wait) while other suspects exist waits for them: before Go
+  // 1.21 nothing links it to goroutines started by a helper that has returned (`Boot` → workers).
+  const others = (x: StuckWait) => [...used].some((u) => !testBody(u)) || stuckFinal.some((y) => y !== x && !testBody(y.waiter));
+  for (const s of [...stuckFinal]) {
+    if (!testBody(s.waiter) || !WAITS_FOR_OTHERS.has(s.waiter.on) || !others(s)) continue;
+    const root = stuckFinal.find((y) => y !== s && !testBody(y.waiter))?.waiter ?? [...used].find((u) => !testBody(u))!;
+    const r = rootWaiter(root, cycles, held);
+    consequences.set(r, [...(consequences.get(r) ?? []), s.waiter]);
+    stuckFinal.splice(stuckFinal.indexOf(s), 1);
+  }
+  // Idle-looking loops are suspects when another goroutine waits for them, or when nothing stronger
+  // explains the hang and the test (or a runtime proof, or a leak checker) points at them.
+  const strong = stuckFinal.filter((s) => !atEntry(s.waiter) || waitedOn.has(s.waiter));
+  const final =
+    strong.length > 0 || used.size > 0 ? strong
+      : provenStuck(context) || context === 'leak-report' ? stuckFinal
+        : stuckFinal.filter((s) => s.waiter.readGroup.creator?.file.endsWith('_test.go'));
+  return { context, selfLocks, cycles, held, stuck: final, consequences };
+}
+
+/** The goroutine a finding is rooted at for `w`: the first of its lock cycle, the holder it queues for, or itself. */
+function rootWaiter(w: Waiter, cycles: readonly LockCycle[], held: readonly HeldLock[]): Waiter {
+  for (const c of cycles) if (c.members.some((m) => m.waiter === w)) return c.members[0].waiter;
+  for (const h of held) if (h.queued.includes(w)) return h.blocked;
+  return w;
+}

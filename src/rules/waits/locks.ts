@@ -1,0 +1,178 @@
+/**
+ * Lock patterns: double locking (a lock wait on the object the goroutine's own caller works on, or a
+ * recursive RLock behind a queued writer), lock-order cycles, and a lock held while blocked.
+ */
+import { hex } from '../../analyze/args.js';
+import { methodType, references } from '../../analyze/waitfor.js';
+import type { WaitFrame, WaitObject, Waiter } from '../../analyze/types.js';
+import type { DumpContextKind } from '../../model/dump.js';
+import { suspectsAll } from '../context.js';
+import { shortFunc, siteText } from '../frames.js';
+import {
+  LOCKS, PROGRESS, callersReferencing, childrenOf, holdsFor, otherReferences, referencing, sameObject, stuckByTime,
+  type RefIndex,
+} from './graph.js';
+import { identityText } from './text.js';
+import type { Confidence, HeldLock, LockCycle, SelfLock } from './types.js';
+
+export function findSelfLocks(waiters: readonly Waiter[], locks: readonly Waiter[], context: DumpContextKind, idx: RefIndex, small: boolean): SelfLock[] {
+  const out: SelfLock[] = [];
+  for (const w of locks) {
+    const o = w.object!;
+    let holder: WaitFrame | undefined;
+    let confidence: Confidence;
+    let how: string;
+    if (o.identity !== 'type') {
+      holder = callersReferencing(w, o);
+      if (!holder && w.on === 'rlock') holder = onlyReader(w, locks, waiters);
+      if (!holder) continue;
+      if (otherReferences(o, w, idx).some((x) => !LOCKS.has(x.on))) continue;
+      const tied = references(holder, o);
+      confidence = !tied ? 'medium' : o.identity === 'seen' ? 'high' : 'medium';
+      how = tied
+        ? `the caller ${shortFunc(holder.frame.func)} (${siteText(holder.frame)}) works on the same object ${hex(o.base)} (${identityText(o)})`
+        : `a writer waits for the readers of ${hex(o.base)} to leave, and no other goroutine of ${shortFunc(holder.frame.pkg)} is alive to hold a read lock: the caller ${shortFunc(holder.frame.func)} (${siteText(holder.frame)}) holds it (inferred)`;
+    } else {
+      // Only the type: a caller that is a method of the same type, and nobody else in such a method.
+      if (!small) continue;
+      const t = o.ownerType;
+      holder = w.frames.slice(w.site + 1).find((f) => f.origin === 'user' && methodType(f.frame.func) === t);
+      if (!holder) continue;
+      const others = waiters.filter((x) => x !== w && x.frames.some((f) => methodType(f.frame.func) === t));
+      if (others.some((x) => !LOCKS.has(x.on))) continue;
+      if (!stuckByTime(w) && !suspectsAll(context) && context !== 'signal') continue;
+      confidence = 'low';
+      how = `the caller ${shortFunc(holder.frame.func)} (${siteText(holder.frame)}) is a method of the same type ${shortFunc(t!)} (no exact address printed: inferred from types)`;
+    }
+    const writers = w.on === 'rlock' ? locks.filter((x) => x !== w && x.on === 'lock' && sameObject(x.object!, o)) : [];
+    out.push({ waiter: w, holder, writers, confidence, how });
+  }
+  return out;
+}
+
+/**
+ * A writer is queued on the RWMutex `r` read-waits for, and no other goroutine of the program could
+ * be holding a read lock of it (none is in `r`'s package outside the waits on it): the read lock the
+ * writer waits out is `r`'s own, taken by a caller. Returns that caller's frame (closures capture the
+ * mutex, so no address ties them: this is inferred from who is alive).
+ */
+function onlyReader(r: Waiter, locks: readonly Waiter[], waiters: readonly Waiter[]): WaitFrame | undefined {
+  const o = r.object!;
+  const writers = locks.filter((x) => x !== r && x.on === 'lock' && sameObject(x.object!, o));
+  if (!writers.length) return undefined;
+  const pkg = r.frames[r.site]?.frame.pkg;
+  if (!pkg) return undefined;
+  const onX = new Set([r, ...locks.filter((x) => sameObject(x.object!, o))]);
+  const others = waiters.filter((x) => !onX.has(x) && x.frames.some((f) => f.frame.pkg === pkg && f.origin === 'user'));
+  if (others.length) return undefined;
+  for (let i = r.site + 1; i < r.frames.length; i++) if (r.frames[i].frame.pkg === pkg) return r.frames[i];
+  return undefined;
+}
+
+export function findCycles(locks: readonly Waiter[], idx: RefIndex): LockCycle[] {
+  // Edge w → h: h (a lock waiter) references the object w waits for, so may hold it.
+  const isLock = new Set(locks);
+  const edges = new Map<Waiter, { to: Waiter; frame: WaitFrame }[]>();
+  for (const w of locks) {
+    const list: { to: Waiter; frame: WaitFrame }[] = [];
+    for (const h of referencing(idx, w.object!)) {
+      if (h === w || !isLock.has(h)) continue;
+      const f = holdsFor(h, w.object!);
+      if (f) list.push({ to: h, frame: f });
+    }
+    edges.set(w, list);
+  }
+  const out: LockCycle[] = [];
+  const inCycle = new Set<Waiter>();
+  for (const start of locks) {
+    if (inCycle.has(start)) continue;
+    // Shortest cycle back to `start` (breadth first; dumps here are small).
+    const prev = new Map<Waiter, { from: Waiter; frame: WaitFrame }>();
+    let frontier = [start];
+    let closing: { from: Waiter; frame: WaitFrame } | undefined;
+    for (let depth = 0; depth < 6 && frontier.length && !closing; depth++) {
+      const next: Waiter[] = [];
+      for (const x of frontier) {
+        for (const e of edges.get(x) ?? []) {
+          if (e.to === start) {
+            closing = { from: x, frame: e.frame };
+            break;
+          }
+          if (prev.has(e.to) || inCycle.has(e.to)) continue;
+          prev.set(e.to, { from: x, frame: e.frame });
+          next.push(e.to);
+        }
+        if (closing) break;
+      }
+      frontier = next;
+    }
+    if (!closing) continue;
+    // Walk back: each member holds what its predecessor waits for.
+    const chain: { waiter: Waiter; holds: WaitFrame; held: WaitObject }[] = [];
+    let cur = closing.from;
+    chain.push({ waiter: start, holds: closing.frame, held: cur.object! });
+    while (cur !== start) {
+      const p = prev.get(cur)!;
+      chain.push({ waiter: cur, holds: p.frame, held: p.from.object! });
+      cur = p.from;
+    }
+    chain.reverse();
+    // Rotate so that member i holds what member i-1 waits for, starting from the lowest id.
+    for (const m of chain) inCycle.add(m.waiter);
+    const seenAll = chain.every((m) => m.waiter.object!.identity === 'seen');
+    out.push({ members: chain, confidence: seenAll ? 'high' : 'medium' });
+  }
+  return out;
+}
+
+export function findHeld(
+  waiters: readonly Waiter[],
+  locks: readonly Waiter[],
+  used: ReadonlySet<Waiter>,
+  context: DumpContextKind,
+  idx: RefIndex,
+  small: boolean,
+): HeldLock[] {
+  const out: HeldLock[] = [];
+  const free = locks.filter((w) => !used.has(w));
+  if (!free.length) return out;
+  const blocked = (b: Waiter) => !used.has(b) && !LOCKS.has(b.on) && b.on !== 'other';
+  // Per blocked goroutine: the queued lock waiters whose object it references above its wait.
+  const per = new Map<Waiter, Map<number | string, { object: WaitObject; frame: WaitFrame; queued: Waiter[] }>>();
+  for (const w of free) {
+    const o = w.object!;
+    const typed = o.identity === 'type';
+    if (typed && !(small && (stuckByTime(w) || suspectsAll(context)))) continue;
+    const cands = typed ? waiters : referencing(idx, o);
+    for (const b of cands) {
+      if (b === w || !blocked(b)) continue;
+      const f = typed
+        ? b.frames.slice(b.site).find((x) => x.origin === 'user' && methodType(x.frame.func) === o.ownerType)
+        : holdsFor(b, o);
+      if (!f) continue;
+      let byObject = per.get(b);
+      if (!byObject) per.set(b, (byObject = new Map()));
+      const key = typed ? `t:${o.ownerType}` : o.base;
+      const e = byObject.get(key) ?? { object: o, frame: f, queued: [] };
+      e.queued.push(w);
+      byObject.set(key, e);
+    }
+  }
+  for (const [b, byObject] of per) {
+    for (const e of byObject.values()) {
+      const typed = e.object.identity === 'type';
+      out.push({
+        blocked: b,
+        frame: e.frame,
+        object: e.object,
+        queued: e.queued,
+        waitsFor: b.on === 'waitgroup' ? childrenOf(b, waiters).filter((c) => c.on !== 'other' && !PROGRESS.has(c.group.waitKind) && !e.queued.includes(c)) : [],
+        confidence: typed ? 'low' : 'medium',
+        how: typed
+          ? `${shortFunc(e.frame.frame.func)} (${siteText(e.frame.frame)}) is a method of ${shortFunc(e.object.ownerType!)}, whose lock the others wait for (no exact address printed: inferred from types)`
+          : `${shortFunc(e.frame.frame.func)} (${siteText(e.frame.frame)}) works on ${hex(e.object.base)}, the object whose lock ${e.queued.length === 1 ? 'the other waits' : 'the others wait'} for (${identityText(e.object)})`,
+      });
+    }
+  }
+  return out;
+}

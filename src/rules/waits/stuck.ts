@@ -1,0 +1,116 @@
+/**
+ * Waits nothing will end: a Cond, WaitGroup, channel or lock wait of a goroutine parked in the
+ * program's code, when the context (a test timeout, a leak report, a runtime deadlock) or the graph (an
+ * object nobody alive references, minutes in a lock) says it is stuck rather than slow.
+ */
+import { hex } from '../../analyze/args.js';
+import type { Waiter } from '../../analyze/types.js';
+import type { DumpContextKind } from '../../model/dump.js';
+import { contextPhrase, provenStuck, suspectsAll } from '../context.js';
+import {
+  LEFTOVER, LOCKS, PROGRESS, atEntry, childrenOf, isHarness, referencing, sameObject, sharingOf, stuckByTime,
+  type RefIndex,
+} from './graph.js';
+import type { Confidence, StuckWait } from './types.js';
+
+/**
+ * The object `w` waits on (a channel, a Cond) is referenced by no other goroutine, except others
+ * waiting on it the same way: nobody alive can complete the operation. Needs a printed address.
+ */
+function orphaned(w: Waiter, idx: RefIndex): string | undefined {
+  const o = w.object;
+  if (!o || o.identity === 'type' || (w.on !== 'chan-send' && w.on !== 'chan-receive' && w.on !== 'cond')) return undefined;
+  const others = referencing(idx, o).filter((x) => x !== w && !(x.on === w.on && x.object !== undefined && sameObject(x.object, o)));
+  if (others.length > 0) return undefined;
+  const what = w.on === 'cond' ? 'condition variable' : 'channel';
+  return `no other goroutine references the ${what} ${hex(o.addr)} (${o.identity === 'seen' ? 'its address is printed in the wait' : 'the receiver it belongs to'}): nobody alive can ${w.on === 'chan-send' ? 'receive from' : w.on === 'chan-receive' ? 'send on or close' : 'signal'} it`;
+}
+
+/** A WaitGroup waiter whose struct is shared only with goroutines that are parked (nothing runs). */
+function blockedChildren(w: Waiter, kind: StuckWait['kind'], idx: RefIndex): string | undefined {
+  if (kind !== 'waitgroup' || !w.object || w.object.identity === 'type') return undefined;
+  const sharing = referencing(idx, w.object).filter((x) => x !== w);
+  if (!sharing.length || sharing.some((x) => x.on === 'other')) return undefined;
+  return `the goroutines that work on the same object (${hex(w.object.base)}) are all parked (${[...new Set(sharing.map((x) => x.readGroup.state || x.on))].join(', ')}), so none of them can call Done`;
+}
+
+export function findStuck(
+  waiters: readonly Waiter[],
+  used: ReadonlySet<Waiter>,
+  context: DumpContextKind,
+  maxMinutes: number,
+  idx: RefIndex,
+): StuckWait[] {
+  const out: StuckWait[] = [];
+  // Absence of a counterpart is evidence only while nothing of the program runs: a busy goroutine may
+  // hold a channel in a closure or an inlined frame, where no argument shows it.
+  const quiet = !waiters.some((w) => PROGRESS.has(w.group.waitKind) && w.frames.some((f) => f.origin === 'user'));
+  // An idle loop (a receive at its own entry) nobody can feed is a suspect only when a WaitGroup waits
+  // for it: a pool at rest also receives on a channel no other frame shows (main keeps it in a local).
+  const awaited = new Set<Waiter>();
+  for (const w of waiters) {
+    if (used.has(w) || w.on !== 'waitgroup') continue;
+    for (const c of [...childrenOf(w, waiters), ...sharingOf(w, waiters, idx)]) awaited.add(c);
+  }
+  for (const w of waiters) {
+    if (used.has(w)) continue;
+    const kind: StuckWait['kind'] | undefined =
+      w.on === 'cond' ? 'cond'
+        : w.on === 'waitgroup' ? 'waitgroup'
+          : w.on === 'chan-send' || w.on === 'chan-receive' || w.on === 'select' ? 'channel'
+            : LOCKS.has(w.on) ? 'lock'
+              // A leak checker lists goroutines still alive after the test, whatever they wait on (I/O, a sleep).
+              : context === 'leak-report' && LEFTOVER.has(w.group.waitKind) ? 'leftover' : undefined;
+    if (!kind || isHarness(w)) continue;
+    if (w.group.flags.leaked) continue; // the goroutineleak rule says it with certainty
+    // What Wait waits for: goroutines it started, and goroutines that work on the struct holding the
+    // WaitGroup (a server's handlers, started elsewhere).
+    const sharing = kind === 'waitgroup' ? sharingOf(w, waiters, idx) : [];
+    const kids = kind === 'waitgroup' ? childrenOf(w, waiters) : [];
+    const nobodyLeft = kind === 'waitgroup' && kids.length === 0 && sharing.length === 0;
+    const idle = kind === 'channel' && atEntry(w) && !awaited.has(w);
+    const why = stuckReason(w, kind, context, maxMinutes, quiet && !idle ? orphaned(w, idx) ?? blockedChildren(w, kind, idx) : undefined, quiet && nobodyLeft);
+    if (!why) continue;
+    const counterparts: Waiter[] = [];
+    if (kind === 'waitgroup') {
+      for (const c of new Set([...kids, ...sharing])) if (c.on !== 'other' && !PROGRESS.has(c.group.waitKind)) counterparts.push(c);
+    } else if (kind === 'cond' && w.object && w.object.identity !== 'type') {
+      const o = w.object;
+      for (const x of referencing(idx, o)) if (x !== w && x.on !== 'cond') counterparts.push(x);
+    }
+    const creatorId = w.detail.createdBy;
+    const creator = creatorId !== undefined ? waiters.find((x) => x.detail.id === creatorId) : undefined;
+    const confidence: Confidence = provenStuck(context) ? 'high' : suspectsAll(context) || stuckByTime(w) ? 'medium' : 'low';
+    out.push({ waiter: w, kind, why, stuckCounterparts: counterparts, ...(creator ? { creator } : {}), confidence });
+  }
+  return out;
+}
+
+function stuckReason(
+  w: Waiter,
+  kind: StuckWait['kind'],
+  context: DumpContextKind,
+  maxMinutes: number,
+  orphan: string | undefined,
+  noChildren: boolean,
+): string | undefined {
+  const m = w.detail.waitMinutes ?? 0;
+  if (provenStuck(context) || suspectsAll(context)) {
+    return contextPhrase(context) + (m > 0 ? `; it has waited ${m} minute${m === 1 ? '' : 's'}` : '') + (orphan ? `; ${orphan}` : '');
+  }
+  // Locks are never idle: a minute in Lock is stuck whatever the dump.
+  if (kind === 'lock' && m >= 1) return `it has waited ${m} minute${m === 1 ? '' : 's'} for a lock, and a lock is never held that long by healthy code`;
+  if (kind === 'cond' && m >= 1) return `it has waited ${m} minute${m === 1 ? '' : 's'} on a condition variable`;
+  // A signal dump is how a hung process is inspected: a wait inside a call (not an idle loop) as old
+  // as the oldest goroutines is a suspect.
+  // A signal dump is how a hung process is inspected: a wait inside a call (not an idle loop) as old
+  // as the oldest goroutines, or on an object nobody else alive can reach, is a suspect.
+  if (context === 'signal') {
+    if (m >= 1 && m >= maxMinutes && !(kind === 'channel' && atEntry(w))) {
+      return `${contextPhrase(context)}, and it has waited ${m} minutes, as long as the oldest goroutines`;
+    }
+    if (orphan) return `${contextPhrase(context)}, and ${orphan}`;
+    if (noChildren) return `${contextPhrase(context)}, and nothing is running: no goroutine it started, and none working on the same object, is alive to call Done`;
+  }
+  return undefined;
+}
