@@ -7,7 +7,8 @@
 //
 // Bundled code keeps the meaning of `import.meta.url` of the file it came from: every use is
 // rewritten to the URL of that file, relative to the chunk (packs.ts finds builtin-packs.json,
-// emit.ts package.json, parallel.ts starts its workers on the unbundled dist/read/parallel.js).
+// emit.ts package.json, parallel.ts starts its workers on the unbundled dist/read/worker.js beside
+// dist/read/parallel.js).
 // Packages that find files next to their own code (web-tree-sitter's wasm) or are loaded with
 // createRequire stay external.
 import { build } from 'esbuild';

@@ -5,8 +5,7 @@
 import { analyze } from '../analyze/index.js';
 import type { Analysis, SimilarityLevel } from '../analyze/types.js';
 import type { Dump, RaceReport } from '../model/dump.js';
-import { MIN_CHUNKED_BYTES } from '../read/chunked.js';
-import { isInputError, readDump, type ReadOptions } from '../read/index.js';
+import { isInputError, readDump, readDumpsSettled, type ReadOptions } from '../read/index.js';
 import { diagnoseRaces, resolveRules, runRules } from '../rules/index.js';
 import type { Finding } from '../rules/types.js';
 import { loadConfig } from '../rules/config.js';
@@ -49,8 +48,8 @@ export async function load(input: InputFile, s: Setup, readOptions: ReadOptions 
   const bar = s.progress ? progressBar(input.path, size) : undefined;
   const opts = bar ? { ...readOptions, onProgress: bar.onProgress } : readOptions;
   try {
-    // A large file is read in parts on several threads when it allows (src/read/chunked.ts).
-    dump = size !== undefined && size >= MIN_CHUNKED_BYTES ? (await (await import('../read/parallel.js')).readDumps([input.path], opts))[0] : await readDump(input.path, opts);
+    // The reader chooses how (a large file in parts on several threads: src/read/index.ts).
+    dump = await readDump(input.path, opts);
   } catch (e) {
     bar?.done();
     if (skippable(input, e)) return undefined;
@@ -115,7 +114,6 @@ async function loadFiles(inputs: readonly InputFile[], s: Setup, readOptions: Re
     }
     return out;
   }
-  const { readDumpsSettled } = await import('../read/parallel.js');
   const read = await readDumpsSettled(inputs.map((i) => i.path), readOptions);
   read.forEach((r, i) => {
     if (r.ok) out.push(analyzed(inputs[i], r.dump, s));

@@ -10,7 +10,8 @@ import { gunzipSync } from 'node:zlib';
 import { DEFAULT_MAX_DECOMPRESSED } from './decompress.js';
 import { walkArchive, type ArchiveLimits, type WalkResult } from './archive.js';
 import { InputError, isInputError } from './errors.js';
-import { readDumpFrom, type ReadOptions } from './index.js';
+import type { ReadOptions } from './options.js';
+import { readDumpFrom } from './pipeline.js';
 
 export interface BundleOptions extends ReadOptions {
   /** Entries at most (default 100,000). */

@@ -5,13 +5,15 @@
  * `TextDumpReader.absorb` merges them. The merge is exact or refused: it checks that nothing in a
  * later part depends on what came before its cut (a repeated goroutine id, a crash's thread dumps, a
  * log prefix, a cut-off stack, a warning…). Refused, the file is read whole in this thread, so the
- * result is always the one `readDump` gives.
+ * result is always the one the path (pipeline.ts) gives: a strategy above the path, built from the
+ * same text reader (text-input.ts), never a second way in.
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import type { Dump } from '../model/dump.js';
 import { readFileChunks } from './source.js';
+import type { ReadOptions } from './options.js';
 import type { TextPart } from './text.js';
-import { textReader, type ReadOptions } from './index.js';
+import { textReader } from './text-input.js';
 
 /** Files smaller than this are read in one piece: starting workers costs more than it saves. */
 export const MIN_CHUNKED_BYTES = 96 << 20;

@@ -1,228 +1,38 @@
 /**
- * readDump(input): open → gunzip when the bytes say so → protobuf or text by content → one `Dump`.
- * The only place that knows every format; each format has its own reader file.
+ * The read stage's one door. `readDump(input)` chooses how to read: one large plain file with more
+ * than one thread is read in parts (chunked.ts, on worker threads: parallel.ts); every other input
+ * takes the one path (pipeline.ts: open → gunzip → sniff → the format's reader → one `Dump`).
+ * `readDumps` reads several inputs at once. No file of src/read/ imports this one: the strategies sit
+ * above the path and call it, they never come back through here.
  */
-import type { Dump, Diagnostic, Snapshot } from '../model/dump.js';
-import { DEFAULT_MAX_DECOMPRESSED, looksLikeProtobuf, maybeGunzip } from './decompress.js';
-import { InputError } from './errors.js';
-import { LineSplitter } from './lines.js';
-import { readPprof } from './pprof.js';
-import { openSource, type SourceOptions } from './source.js';
-import { TextDumpReader, type TextReadOptions } from './text.js';
-
-export interface ReadOptions extends SourceOptions, TextReadOptions {
-  /** Decompressed bytes at most (gzip bombs); default 4 GiB. */
-  maxDecompressedBytes?: number;
-  /** Longest line kept; longer lines are cut and reported. Default 1 MiB. */
-  maxLineLength?: number;
-  /** Protobuf profiles larger than this are refused (they are held whole to decode); default 512 MiB. */
-  maxProtobufBytes?: number;
-  /** Called with the bytes consumed so far (before decompression is not known: after). */
-  onProgress?: (bytes: number) => void;
-}
-
-/** Read a file path, `-` (stdin) or an http(s) URL. */
-export async function readDump(input: string, opts: ReadOptions = {}): Promise<Dump> {
-  const src = await openSource(input, opts);
-  return readDumpFrom(src.name, src.chunks, opts);
-}
-
-/** Read bytes from any chunk stream (or one buffer / string) under the given source name. */
-export async function readDumpFrom(
-  source: string,
-  input: AsyncIterable<Uint8Array> | Uint8Array | string,
-  opts: ReadOptions = {},
-): Promise<Dump> {
-  const chunks = toChunks(input);
-  let gzipTruncated = false;
-  const content = maybeGunzip(source, chunks, opts.maxDecompressedBytes ?? DEFAULT_MAX_DECOMPRESSED, () => {
-    gzipTruncated = true;
-  });
-  const it = content[Symbol.asyncIterator]();
-  const first = await it.next();
-  if (first.done) throw new InputError(source, 'empty', 'is empty');
-  try {
-    return await readContent(source, first.value, it, () => gzipTruncated, opts);
-  } catch (e) {
-    // A page served as text/plain or saved to a file: say what it is rather than "no dump found".
-    if (e instanceof InputError && e.code === 'not-a-dump' && looksLikeHtml(first.value)) {
-      throw new InputError(source, 'not-a-dump', 'is an HTML page, not a goroutine profile: a login page or a wrong path?');
-    }
-    throw e;
-  }
-}
-
-function looksLikeHtml(head: Uint8Array): boolean {
-  const t = Buffer.from(head.subarray(0, 512)).toString('utf8').replace(/^\uFEFF/, '').trimStart().toLowerCase();
-  return /^<(?:!doctype html|html|head|body|meta|title|!--)/.test(t);
-}
-
-async function readContent(
-  source: string,
-  firstChunk: Uint8Array,
-  it: AsyncIterator<Uint8Array>,
-  gzipEnded: () => boolean,
-  opts: ReadOptions,
-): Promise<Dump> {
-  const first = { value: firstChunk };
-  const rest: AsyncIterable<Uint8Array> = { [Symbol.asyncIterator]: () => it };
-
-  if (looksLikeProtobuf(first.value)) {
-    const max = opts.maxProtobufBytes ?? 512 * 1024 * 1024;
-    const parts: Uint8Array[] = [];
-    let size = 0;
-    const take = (c: Uint8Array): void => {
-      size += c.byteLength;
-      if (size > max) throw new InputError(source, 'too-large', `protobuf profile larger than ${max} bytes (raise with --max-protobuf)`);
-      parts.push(c);
-    };
-    take(first.value);
-    for await (const c of rest) take(c);
-    const snapshot = readPprof(source, Buffer.concat(parts), { truncated: gzipEnded() });
-    return { source, snapshots: [snapshot], races: [], warnings: [] };
-  }
-
-  const { reader, splitter, longLines } = textReader(source, opts);
-  let bytes = 0;
-  const lastLine = new TailLine();
-  splitter.push(first.value);
-  lastLine.push(first.value);
-  bytes += first.value.byteLength;
-  for await (const c of rest) {
-    splitter.push(c);
-    lastLine.push(c);
-    bytes += c.byteLength;
-    opts.onProgress?.(bytes);
-  }
-  const tail = lastLine.text();
-  splitter.end();
-  const gzipTruncated = gzipEnded();
-  const dump = reader.end({ inputTruncated: gzipTruncated });
-  const cut = tail !== undefined && !gzipTruncated ? markCutLine(dump, tail, splitter.lines, lastLine.previous()) : dump;
-  return longLines.length ? { ...cut, warnings: [...longLines, ...cut.warnings] } : cut;
-}
-
-/** A text reader fed by a line splitter; lines longer than the limit are cut and listed in `longLines`. */
-export function textReader(source: string, opts: ReadOptions, continues = false): { reader: TextDumpReader; splitter: LineSplitter; longLines: Diagnostic[] } {
-  const reader = new TextDumpReader(source, opts, continues);
-  const longLines: Diagnostic[] = [];
-  const max = opts.maxLineLength ?? 1 << 20;
-  const splitter = new LineSplitter(
-    reader,
-    max,
-    (no, length) => {
-      if (longLines.length < 20) {
-        longLines.push({ severity: 'warning', code: 'line-too-long', line: no, message: `line ${no} is ${length} characters long; cut to ${max}` });
-      }
-    },
-  );
-  return { reader, splitter, longLines };
-}
+import type { Dump } from '../model/dump.js';
+import { MIN_CHUNKED_BYTES } from './chunked.js';
+import type { ParallelOptions } from './options.js';
+import { readInput } from './pipeline.js';
+import type { ReadOutcome } from './parallel.js';
+import { regularFileSize } from './source.js';
 
 /**
- * The last line of the input when it does not end with a newline (its last 256 bytes), else undefined.
- * Go ends every dump with a newline: a last line without one was cut mid-way, unless it looks complete.
+ * Read a file path, `-` (stdin) or an http(s) URL. A file of at least `minChunkedBytes` (96 MiB) is
+ * read in parts on up to `maxWorkers` threads when it allows (the result is the same).
  */
-class TailLine {
-  private tail: Uint8Array = new Uint8Array(0);
-  push(c: Uint8Array): void {
-    if (c.byteLength === 0) return;
-    const keep = 256;
-    if (c.byteLength >= keep) this.tail = c.slice(c.byteLength - keep);
-    else {
-      const t = new Uint8Array(Math.min(keep, this.tail.byteLength + c.byteLength));
-      const fromOld = t.byteLength - c.byteLength;
-      t.set(this.tail.subarray(this.tail.byteLength - fromOld), 0);
-      t.set(c, fromOld);
-      this.tail = t;
-    }
+export async function readDump(input: string, opts: ParallelOptions = {}): Promise<Dump> {
+  if ((opts.maxWorkers ?? 2) > 1 && regularFileSize(input) >= (opts.minChunkedBytes ?? MIN_CHUNKED_BYTES)) {
+    // Worker threads load only for a large file: a start of the CLI on a small dump does not pay for them.
+    const { readDumps } = await import('./parallel.js');
+    return (await readDumps([input], opts))[0];
   }
-  text(): string | undefined {
-    const t = this.tail;
-    if (t.byteLength === 0 || t[t.byteLength - 1] === 10) return undefined;
-    const nl = t.lastIndexOf(10);
-    return Buffer.from(t.subarray(nl + 1)).toString('utf8');
-  }
-
-  /** The line before the last, as far as the tail holds it ('' when it does not). */
-  previous(): string {
-    const t = this.tail;
-    const nl = t.lastIndexOf(10);
-    if (nl <= 0) return '';
-    return Buffer.from(t.subarray(t.lastIndexOf(10, nl - 1) + 1, nl)).toString('utf8');
-  }
+  return readInput(input, opts);
 }
 
-/**
- * How a complete last line of a dump ends: a frame's `file:line` or `+0xPC`, a call's `)`, a header's
- * `]:`/`:`, an elision marker, a debug=1 `# labels: {…}`. Anything else ending the input was cut.
- */
-const COMPLETE_LINE = /(?:\)|:|\]|\}|:\d+|\+0x[0-9a-f]+|fp=0x[0-9a-f]+ sp=0x[0-9a-f]+ pc=0x[0-9a-f]+|\.\.\.|…|={10,})\s*$/;
-
-/**
- * A leak report whose input ends on a `--- FAIL: TestX` line without its newline: the leak checker
- * prints that test's goroutines after the line, so they are missing (said, not marked truncated: the
- * test may also have failed for another reason).
- */
-function failCut(dump: Dump, line: string, lineNo: number): Dump {
-  const snaps = dump.snapshots;
-  const last = snaps[snaps.length - 1];
-  if (last?.context?.kind !== 'leak-report') return dump;
-  const note: Diagnostic = { severity: 'warning', code: 'input-cut', line: lineNo, message: `the input ends on line ${lineNo} ('${line}') without a final newline: it was cut there, and the goroutines reported for that test are missing` };
-  return { ...dump, snapshots: [...snaps.slice(0, -1), { ...last, warnings: [...last.warnings, note] }] };
+/** Read several inputs at once (parallel.ts); each one's Dump or error, in input order. */
+export async function readDumpsSettled(inputs: readonly string[], opts: ParallelOptions = {}): Promise<ReadOutcome[]> {
+  const parallel = await import('./parallel.js');
+  return parallel.readDumpsSettled(inputs, opts);
 }
 
-/**
- * `\t/go/src/testing/testing.go:149` last: a file line prints its `+0x` offset unless its call was
- * inlined (`F(...)`), so without one after a call that was not inlined, the line number itself was cut.
- */
-function cutFileLine(t: string, previous: string): boolean {
-  return /^\s+\S.*\.\w+:\d+$/.test(t) && previous !== '' && !previous.trimEnd().endsWith('(...)');
-}
-
-/**
- * The input ends in the middle of line `lineNo` (no final newline, the line does not look complete):
- * the snapshot that line belongs to (or directly follows) was cut there.
- */
-function markCutLine(dump: Dump, tail: string, lineNo: number, previous: string): Dump {
-  const t = tail.replace(/\r$/, '');
-  // debug=1 `#\t0xPC\tfunc+0xOFF\tfile:LINE`: complete only with its file:line (or as a bare PC).
-  const hash = /#\t0x[0-9a-f]+(\t.*)?$/.exec(t);
-  const complete = hash ? hash[1] === undefined || /:\d+\s*$/.test(t) : COMPLETE_LINE.test(t) && !cutFileLine(t, previous);
-  if (complete && /--- FAIL: /.test(t)) return failCut(dump, t.trim(), lineNo);
-  if (t.trim().length === 0 || complete) return dump;
-  const shown = t.length > 60 ? `…${t.slice(-60)}` : t;
-  const message = `the input ends in the middle of line ${lineNo} ('${shown.trim()}'), without a final newline: it was cut there`;
-  const snaps = dump.snapshots;
-  const last = snaps[snaps.length - 1];
-  // No goroutine dump at all (a race log): the race reader says itself when a report is cut short.
-  if (!last) return dump;
-  if (last.lines && lineNo > last.lines.last + 2) {
-    return { ...dump, warnings: [...dump.warnings, { severity: 'warning', code: 'input-cut', line: lineNo, message }] };
-  }
-  if (last.truncated && last.warnings.some((w) => w.code === 'truncated')) return dump;
-  if (last.declaredTotal !== undefined && last.total >= last.declaredTotal) {
-    // Every goroutine the header announces was read: the counts stand, only the last stack may be short.
-    const note: Diagnostic = { severity: 'warning', code: 'input-cut', line: lineNo, message: `${message}: the last record's stack may be incomplete (the ${last.declaredTotal} goroutines the header states were all read)` };
-    return { ...dump, snapshots: [...snaps.slice(0, -1), { ...last, warnings: [...last.warnings, note] }] };
-  }
-  const marked: Snapshot = {
-    ...last,
-    truncated: true,
-    warnings: [...last.warnings, { severity: 'warning', code: 'truncated', line: lineNo, message: `${message}: the last goroutine may be partial or missing, counts are lower bounds` }],
-  };
-  return { ...dump, snapshots: [...snaps.slice(0, -1), marked] };
-}
-
-async function* toChunks(input: AsyncIterable<Uint8Array> | Uint8Array | string): AsyncIterable<Uint8Array> {
-  if (typeof input === 'string') {
-    yield Buffer.from(input, 'utf8');
-  } else if (input instanceof Uint8Array) {
-    yield input;
-  } else {
-    yield* input;
-  }
-}
-
+export { readDumpFrom } from './pipeline.js';
+export type { ReadOutcome } from './parallel.js';
 export { InputError, isInputError } from './errors.js';
 export type { InputErrorCode } from './errors.js';
+export type { ParallelOptions, ReadOptions } from './options.js';

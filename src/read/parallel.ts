@@ -1,40 +1,26 @@
 /**
- * Several inputs read at once: a small pool of worker threads (min(inputs, cores)), each reading whole
- * inputs with `readDump` and posting the `Dump` back. Dumps are plain data (interned frames are shared
- * objects, which structured clone keeps shared), so they cross the thread boundary as they are; an
- * `InputError` is rebuilt on this side with the same code and message. One input, one core, stdin
- * (`-`), small files (see `minWorkerBytes`) or no compiled worker script: read in this thread, as
- * `readDump` would — except one large debug=2 file, which this thread and workers read in parts
- * (chunked.ts, `partWorkers`).
- *
- * This file is also the worker's entry point (see the bottom): the worker imports it with
- * `workerData.leakscopeReadWorker` set.
+ * Reading with threads, a strategy above the one path (pipeline.ts): several inputs read at once by a
+ * small pool of worker threads (min(inputs, cores)), each reading whole inputs through the path
+ * (`readInput`, in worker.ts) and posting the `Dump` back; or one large debug=2 file read in parts by
+ * this thread and workers (chunked.ts, `partWorkers`). Dumps are plain data (interned frames are
+ * shared objects, which structured clone keeps shared), so they cross the thread boundary as they
+ * are; an `InputError` is rebuilt on this side with the same code and message (worker-messages.ts).
+ * One input, one core, stdin (`-`), small files (see `minWorkerBytes`) or no compiled worker script:
+ * read in this thread, through the same path.
  */
 import { availableParallelism } from 'node:os';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 import type { Dump } from '../model/dump.js';
-import { MAX_THREADS, MIN_CHUNKED_BYTES, readChunked, readPart, type PartRunner } from './chunked.js';
-import { InputError, type InputErrorCode } from './errors.js';
+import { MAX_THREADS, MIN_CHUNKED_BYTES, readChunked, type PartRunner } from './chunked.js';
+import type { ParallelOptions, ReadOptions } from './options.js';
+import { readInput } from './pipeline.js';
+import { regularFileSize } from './source.js';
 import type { TextPart } from './text.js';
-import { readDump, type ReadOptions } from './index.js';
+import { WORKER_DATA, revive, type WorkerReply, type WorkerRequest } from './worker-messages.js';
 
-export interface ParallelOptions extends ReadOptions {
-  /** Worker threads at most (default: the number of cores). 1 reads in this thread. */
-  maxWorkers?: number;
-  /** Called with the bytes consumed so far over all inputs. */
-  onProgress?: (bytes: number) => void;
-  /**
-   * Only files of at least this many bytes go to workers (default 4 MiB), and only when two or more
-   * do: for small inputs, starting workers and copying Dumps back costs more than reading them here.
-   */
-  minWorkerBytes?: number;
-  /** One file of at least this many bytes is read in parts on several threads (default MIN_CHUNKED_BYTES, chunked.ts). */
-  minChunkedBytes?: number;
-  /** The compiled script workers run (this module as JavaScript); default: this file, or dist/ when run from sources. */
-  workerScript?: URL;
-}
+export type { ParallelOptions };
 
 /** One input's outcome, in input order (`readDumpsSettled`). */
 export type ReadOutcome = { ok: true; dump: Dump } | { ok: false; error: unknown };
@@ -64,7 +50,7 @@ export async function readDumpsSettled(inputs: readonly string[], opts: Parallel
   const script = opts.workerScript ?? workerScript();
   // One large file: its parts on several threads (chunked.ts), if the file allows it.
   const minChunked = opts.minChunkedBytes ?? MIN_CHUNKED_BYTES;
-  if (inputs.length === 1 && cores > 1 && script && inputs[0] !== '-' && fileSize(inputs[0]) >= minChunked) {
+  if (inputs.length === 1 && cores > 1 && script && inputs[0] !== '-' && regularFileSize(inputs[0]) >= minChunked) {
     const pool = partWorkers(inputs[0], script, cloneableOptions(opts), Math.min(cores, MAX_THREADS) - 1);
     const dump = await readChunked(inputs[0], opts, pool.runners, minChunked).catch(() => undefined);
     await pool.close();
@@ -73,7 +59,7 @@ export async function readDumpsSettled(inputs: readonly string[], opts: Parallel
   const remote: number[] = [];
   const local: number[] = [];
   const minBytes = opts.minWorkerBytes ?? 4 << 20;
-  inputs.forEach((input, i) => (input !== '-' && fileSize(input) >= minBytes ? remote : local).push(i));
+  inputs.forEach((input, i) => (input !== '-' && regularFileSize(input) >= minBytes ? remote : local).push(i));
   const poolSize = Math.min(remote.length, cores);
   if (poolSize <= 1 || !script) {
     local.push(...remote);
@@ -83,7 +69,7 @@ export async function readDumpsSettled(inputs: readonly string[], opts: Parallel
   const readLocal = async (): Promise<void> => {
     for (const i of local) {
       try {
-        results[i] = { ok: true, dump: await readDump(inputs[i], { ...opts, onProgress: (b) => progress(i, b) }) };
+        results[i] = { ok: true, dump: await readInput(inputs[i], { ...opts, onProgress: (b) => progress(i, b) }) };
       } catch (error) {
         results[i] = { ok: false, error };
       }
@@ -97,7 +83,7 @@ export async function readDumpsSettled(inputs: readonly string[], opts: Parallel
   let next = 0;
   const runWorker = (): Promise<void> =>
     new Promise((resolve, reject) => {
-      const w = new Worker(script!, { workerData: { leakscopeReadWorker: true } });
+      const w = new Worker(script!, { workerData: WORKER_DATA });
       let current = -1;
       const feed = (): void => {
         if (next >= remote.length) {
@@ -131,7 +117,7 @@ export async function readDumpsSettled(inputs: readonly string[], opts: Parallel
   for (const i of remote) {
     if (results[i] === undefined) {
       try {
-        results[i] = { ok: true, dump: await readDump(inputs[i], opts) };
+        results[i] = { ok: true, dump: await readInput(inputs[i], opts) };
       } catch (error) {
         results[i] = { ok: false, error };
       }
@@ -149,7 +135,7 @@ export function partWorkers(input: string, script: URL, opts: ReadOptions, n: nu
   const runners = Array.from({ length: n }, (): PartRunner => {
     // A part's garbage is lines and their pieces, dead within a scavenge: a small young generation
     // keeps each worker's share of peak memory small (measured: 4 MB, -25 MB per worker, no slower).
-    const w = new Worker(script, { workerData: { leakscopeReadWorker: true }, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
+    const w = new Worker(script, { workerData: WORKER_DATA, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
     workers.push(w);
     let dead: Error | undefined;
     let pending: { resolve: (p: TextPart) => void; reject: (e: unknown) => void; onBytes: (b: number) => void } | undefined;
@@ -185,37 +171,6 @@ export function partWorkers(input: string, script: URL, opts: ReadOptions, n: nu
   return { runners, close: async () => void (await Promise.all(workers.map((w) => w.terminate()))) };
 }
 
-function partBuffers(part: TextPart): ArrayBuffer[] {
-  return part.parts.flatMap((p) => [p.ids, p.builder.ids, p.builder.idGroups, p.builder.linkChildren, p.builder.linkCreators].map((a) => a.buffer as ArrayBuffer));
-}
-
-type WorkerRequest = { input: string; opts: ReadOptions; progress: boolean; part?: { start: number; end: number } };
-
-type SerializedError = { input: true; source: string; code: InputErrorCode; message: string } | { input: false; message: string; stack?: string };
-type WorkerReply =
-  | { kind: 'progress'; bytes: number }
-  | { kind: 'dump'; dump: Dump }
-  | { kind: 'part'; part: TextPart }
-  | { kind: 'error'; error: SerializedError };
-
-function serialize(e: unknown): SerializedError {
-  if (e instanceof InputError) return { input: true, source: e.source, code: e.code, message: e.message };
-  if (e instanceof Error) return { input: false, message: e.message, ...(e.stack ? { stack: e.stack } : {}) };
-  return { input: false, message: String(e) };
-}
-
-function revive(s: SerializedError): Error {
-  if (s.input) {
-    const prefix = `${s.source}: `;
-    const e = new InputError(s.source, s.code, s.message.startsWith(prefix) ? s.message.slice(prefix.length) : s.message);
-    if (e.message !== s.message) Object.defineProperty(e, 'message', { value: s.message });
-    return e;
-  }
-  const e = new Error(s.message);
-  if (s.stack) e.stack = s.stack;
-  return e;
-}
-
 /** Options without functions and streams (they cannot be cloned; the worker never reads stdin). */
 function cloneableOptions(opts: ParallelOptions): ReadOptions {
   const o: Record<string, unknown> = {};
@@ -226,53 +181,14 @@ function cloneableOptions(opts: ParallelOptions): ReadOptions {
   return o as ReadOptions;
 }
 
-/** Size of a file input; -1 for URLs and what cannot be stat'ed (read in this thread). */
-function fileSize(input: string): number {
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(input)) return -1;
-  try {
-    const st = statSync(input);
-    return st.isFile() ? st.size : -1;
-  } catch {
-    return -1;
-  }
-}
-
 /**
- * The compiled script a worker runs: this file, when it is JavaScript. Run from TypeScript sources
- * (tests), the built copy in dist/ if there is one; else none (read in this thread).
+ * The compiled script a worker runs: worker.js beside this file, when this file is JavaScript (in the
+ * CLI bundle, `import.meta.url` still names dist/read/parallel.js: scripts/bundle-cli.mjs). Run from
+ * TypeScript sources (tests), the built copy in dist/ if there is one; else none (read in this thread).
  */
 function workerScript(): URL | undefined {
   const self = new URL(import.meta.url);
-  if (self.pathname.endsWith('.js')) return self;
-  const built = new URL('../../dist/read/parallel.js', self);
+  if (self.pathname.endsWith('.js')) return new URL('./worker.js', self);
+  const built = new URL('../../dist/read/worker.js', self);
   return existsSync(fileURLToPath(built)) ? built : undefined;
-}
-
-// The worker side: read each input it is sent, post back its Dump or its error.
-if (!isMainThread && parentPort && (workerData as { leakscopeReadWorker?: boolean } | null)?.leakscopeReadWorker) {
-  const port = parentPort;
-  port.on('message', (m: WorkerRequest) => {
-    let last = 0;
-    const onProgress = m.progress
-      ? (bytes: number): void => {
-          // Every 4 MB: a message per chunk would cost more than it tells.
-          if (bytes - last >= 4 << 20) {
-            last = bytes;
-            port.postMessage({ kind: 'progress', bytes } satisfies WorkerReply);
-          }
-        }
-      : undefined;
-    if (m.part) {
-      readPart(m.input, m.part.start, m.part.end, m.opts, onProgress).then(
-        // The id arrays (a few MB for a large part) move to the other thread instead of being copied.
-        (part) => port.postMessage({ kind: 'part', part } satisfies WorkerReply, partBuffers(part)),
-        (e: unknown) => port.postMessage({ kind: 'error', error: serialize(e) } satisfies WorkerReply),
-      );
-      return;
-    }
-    readDump(m.input, { ...m.opts, ...(onProgress ? { onProgress } : {}) }).then(
-      (dump) => port.postMessage({ kind: 'dump', dump } satisfies WorkerReply),
-      (e: unknown) => port.postMessage({ kind: 'error', error: serialize(e) } satisfies WorkerReply),
-    );
-  });
 }

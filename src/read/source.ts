@@ -2,7 +2,7 @@
  * Where bytes come from: a file, stdin (`-`), or an http(s) URL. Every input becomes an async stream
  * of chunks; nothing here looks at the content.
  */
-import { createReadStream } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { InputError } from './errors.js';
 
@@ -43,6 +43,17 @@ export async function openSource(spec: string, opts: SourceOptions = {}): Promis
   }
   if (st.isDirectory()) throw new InputError(spec, 'unreadable', 'is a directory, not a dump file');
   return { name: spec, chunks: readFileChunks(spec), mtime: st.mtime };
+}
+
+/** Size of a regular file input; -1 for stdin, URLs and what cannot be stat'ed. */
+export function regularFileSize(spec: string): number {
+  if (spec === '-' || isUrl(spec)) return -1;
+  try {
+    const st = statSync(spec);
+    return st.isFile() ? st.size : -1;
+  } catch {
+    return -1;
+  }
 }
 
 /** The bytes of a file, or of its bytes [start, end). */

@@ -129,6 +129,15 @@ export class TextDumpReader implements TracebackHost {
     if (continues) this.begin('debug2', 1).continued = true;
   }
 
+  /**
+   * Something of a dump was read: a goroutine, a `goroutine profile:` header, a race report, or the
+   * header of another profile (refused by name at the end). The path (text-input.ts) stops reading
+   * input that has none of these far in.
+   */
+  foundDump(): boolean {
+    return this.sawRace || this.debug1 !== undefined || this.wrongProfiles.length > 0 || this.snaps.some((s) => count(s) > 0);
+  }
+
   line(text: string, no: number): void {
     this.chars += text.length + 1;
     // Each line is read one line late: only `end` knows which line was the last (and maybe cut).

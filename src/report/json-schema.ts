@@ -168,7 +168,7 @@ export const reportJsonSchema = {
         causeLocations: {
           type: 'array',
           items: object(
-            { file: str, line: nat, excerpt: str, message: str, confidence: { enum: ['high', 'medium', 'low'] } },
+            { file: str, line: nat, excerpt: str, message: str, confidence: { enum: ['high', 'medium', 'low'] }, kind: str, function: str },
             ['file', 'line', 'message', 'confidence'],
           ),
         },

@@ -137,6 +137,7 @@ function finding(f: Finding): J {
     ['location', f.location ? { func: f.location.func, file: f.location.file, line: f.location.line } : undefined],
     ['causeLocations', f.causeLocations?.map((c) => obj([
       ['file', c.file], ['line', c.line], ['excerpt', c.excerpt], ['message', c.message], ['confidence', c.confidence],
+      ['kind', c.kind], ['function', c.function],
     ]))],
     ['snapshot', { source: f.snapshot.source, index: f.snapshot.index }],
     ['evidence', {

@@ -14,10 +14,12 @@ import type { Analysis, AnalyzedGroup, SiteFrame } from '../analyze/types.js';
 import type { Frame, WaitKind } from '../model/dump.js';
 import type { CauseLocation, Finding } from '../rules/types.js';
 import { settle, type Cause, type Site, type SiteResult } from './explain/cause.js';
+import type { Confirmation } from './explain/confirm.js';
 import { explainChannelSite } from './explain/channels.js';
 import { excerpt } from './explain/excerpt.js';
 import { explainLockSite } from './explain/locks.js';
 import { explainWaitSite } from './explain/waitgroup.js';
+import { WAIT_FOR_RULES, WaitForChecks } from './explain/waitfor.js';
 import { GoFiles, lineOf, type GoFile } from './syntax/parser.js';
 import { FUNC_TYPES, funcAtLine, nodesAtLine } from './syntax/tree.js';
 import { SourceIndex } from './workspace/locate.js';
@@ -47,24 +49,31 @@ export async function explainWithSource(findings: Finding[], analyses: Analysis[
     const t = target(f, analyses);
     return t && handled(t.waitKind) ? t : undefined;
   });
-  if (!wanted.some((w) => w)) return { findings, warnings: [] };
+  // Wait-for findings (inferred from a dump's arguments) are checked against the source too.
+  const waitFor = findings.map((f) => (WAIT_FOR_RULES.has(f.ruleId) ? analysisOf(f, analyses) : undefined));
+  if (!wanted.some((w) => w) && !waitFor.some((a) => a)) return { findings, warnings: [] };
   const root = resolvePath(opts.sourceDir);
   const index = new SourceIndex(root);
   if (index.files.length === 0) return { findings, warnings: [`source: no Go files under ${opts.sourceDir}`] };
   if (index.truncated) warnings.add(`source: ${opts.sourceDir} has too many files; only the first ${index.files.length} were indexed`);
   const files = await GoFiles.open();
   const ws = new Workspace(index, files);
+  const checks = new WaitForChecks(ws);
   try {
     const out = findings.map((finding, i) => {
       const t = wanted[i];
-      if (!t) return finding;
+      const a = waitFor[i];
+      if (!t && !a) return finding;
       try {
-        const causes = explainOne(t, ws, warnings);
-        if (causes.length === 0) return finding;
-        const locs = causes.map((c) => toLocation(c, opts.sourceDir));
-        return { ...finding, causeLocations: [...(finding.causeLocations ?? []), ...locs] };
+        const generic = t ? explainOne(t, ws, warnings) : [];
+        const check = a ? checks.check(finding, a) : undefined;
+        // The wait-for check's lines first: at the same line they say more than the generic explanation.
+        const causes = check ? settle([...check.causes, ...generic]) : generic;
+        const withCauses = causes.length === 0 ? finding : { ...finding, causeLocations: [...(finding.causeLocations ?? []), ...causes.map((c) => toLocation(c, opts.sourceDir))] };
+        return a ? withConfirmation(withCauses, check?.confirmation ?? fromCauses(causes)) : withCauses;
       } catch (e) {
-        warnings.add(`source: could not analyse ${t.site.file}:${t.site.line}: ${(e as Error).message}`);
+        const where = t ? `${t.site.file}:${t.site.line}` : finding.location ? `${finding.location.file}:${finding.location.line}` : finding.ruleId;
+        warnings.add(`source: could not analyse ${where}: ${(e as Error).message}`);
         return finding;
       }
     });
@@ -73,6 +82,33 @@ export async function explainWithSource(findings: Finding[], analyses: Analysis[
   } finally {
     files.dispose();
   }
+}
+
+/** The analysis of the finding's snapshot. */
+function analysisOf(f: Finding, analyses: Analysis[]): Analysis | undefined {
+  return analyses.find((a) => a.snapshot.source === f.snapshot.source && a.snapshot.index === f.snapshot.index) ?? (analyses.length === 1 ? analyses[0] : undefined);
+}
+
+/** Causes that are the pattern itself (not a contributing factor) and certain on the traced path confirm a stuck wait. */
+function fromCauses(causes: Cause[]): Confirmation | undefined {
+  const c = causes.find((x) => x.confidence === 'high' && x.kind !== 'no-cancel-case' && x.kind !== 'unbuffered-result');
+  return c ? { verdict: 'confirmed', causes: [], note: `${c.kind} at ${c.file.rel}:${c.line}`, exact: true } : undefined;
+}
+
+const LOWER = { certain: 'certain', high: 'medium', medium: 'low', low: 'low' } as const;
+
+/**
+ * The finding's confidence after the source check: confirmed exactly → high; confirmed by lock class
+ * only → at least medium; contradicted → one level lower. The `confidence:` fact says why.
+ */
+function withConfirmation(f: Finding, c: Confirmation | undefined): Finding {
+  if (!c || c.verdict === 'unconfirmed') return f;
+  const was = f.confidence ?? 'medium';
+  const now = c.verdict === 'contradicted' ? LOWER[was] : was === 'certain' || (was === 'high' && !c.exact) ? was : c.exact ? 'high' : was === 'low' ? 'medium' : was;
+  const why = c.verdict === 'confirmed' ? `confirmed from source: ${c.note}` : `the source contradicts it: ${c.note}`;
+  const fact = `confidence: ${now} (${why})`;
+  const facts = f.evidence.facts.some((x) => x.startsWith('confidence:')) ? f.evidence.facts.map((x) => (x.startsWith('confidence:') ? fact : x)) : [...f.evidence.facts, fact];
+  return { ...f, confidence: now, evidence: { ...f.evidence, facts } };
 }
 
 interface Target {

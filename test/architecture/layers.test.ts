@@ -2,6 +2,9 @@
  * Inside a stage the imports are one-way too. No stage folder of src/ has an import loop, and
  * src/source/ is a stack of layers whose names say the order (see LAYERS): a file imports only from
  * its own layer or the ones below it, and each flow/ file takes the shared types from flow/types.ts.
+ * src/read/ is layered the same way, by file (READ_LAYERS): the one path (pipeline.ts) calls the
+ * readers below it, the strategies (in parts, on threads, an archive's files) call the path, and only
+ * the stage's door (index.ts) chooses among them; nothing inside read/ re-enters through index.ts.
  */
 import { dirname, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -61,5 +64,53 @@ describe('src/source/ layers', () => {
   it('flow/types.ts is the bottom of flow/: it imports no other flow/ file', () => {
     const types = `${SOURCE}/flow/types.ts`;
     expect(next(types).filter((t) => dirname(t) === dirname(types)).map(rel)).toEqual([]);
+  });
+});
+
+/** src/read/ from the bottom up, file by file; a new file must be placed here. */
+const READ_LAYERS: readonly (readonly [layer: string, files: readonly string[]])[] = [
+  // The formats' readers and what they share: text and protobuf in, snapshot builders out.
+  ['formats', ['errors', 'labels', 'lines', 'context', 'frame', 'leakrecord', 'unwrap', 'debug1', 'race', 'traceback', 'text', 'pprof']],
+  // Where bytes come from and how they are undone: files, stdin, URLs, gzip, archives.
+  ['sources', ['source', 'decompress', 'archive']],
+  // A format's reader fed by a byte stream, and the options of reading.
+  ['inputs', ['options', 'text-input', 'pprof-input']],
+  // The one path: open → gunzip → sniff → the format's reader.
+  ['path', ['pipeline']],
+  // Ways of using the path: one file in parts, several on worker threads, the files of an archive.
+  ['strategies', ['chunked', 'bundle', 'worker-messages', 'worker', 'parallel']],
+  ['door', ['index']],
+];
+const READ = `${SRC}/read`;
+
+function readLayerOf(file: string): number {
+  const name = relative(READ, file).replace(/\.ts$/, '');
+  return READ_LAYERS.findIndex(([, files]) => files.includes(name));
+}
+
+describe('src/read/ layers', () => {
+  const files = all.filter((f) => f.startsWith(`${READ}/`));
+
+  it('every file is in a layer, and every listed file exists', () => {
+    expect(files.filter((f) => readLayerOf(f) < 0).map(rel)).toEqual([]);
+    const listed = READ_LAYERS.flatMap(([, names]) => names.map((n) => `${READ}/${n}.ts`));
+    expect(listed.filter((f) => !files.includes(f)).map(rel)).toEqual([]);
+  });
+
+  it('no import runs up a layer (lazy imports included): a strategy never re-enters the path through the door', () => {
+    const up: string[] = [];
+    for (const f of files) {
+      for (const e of graph.get(f)!) {
+        if (!e.to.startsWith(`${READ}/`)) continue;
+        if (readLayerOf(e.to) > readLayerOf(f)) up.push(`${rel(f)} imports ${e.spec} (${READ_LAYERS[readLayerOf(f)][0]} → ${READ_LAYERS[readLayerOf(e.to)][0]})`);
+      }
+    }
+    expect(up).toEqual([]);
+  });
+
+  it('no file of src/read/ imports index.ts, and only index.ts and the strategies import the path', () => {
+    const into = (target: string) => files.filter((f) => next(f).includes(`${READ}/${target}.ts`)).map((f) => relative(READ, f)).sort();
+    expect(into('index')).toEqual([]);
+    expect(into('pipeline')).toEqual(['bundle.ts', 'index.ts', 'worker.ts', 'parallel.ts'].sort());
   });
 });

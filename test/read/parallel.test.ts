@@ -40,7 +40,7 @@ beforeAll(() => {
   out = mkdtempSync(join(cache, 'leakscope-parallel-'));
   writeFileSync(join(out, 'package.json'), '{"type":"module"}\n');
   for (const dir of ['read', 'model']) transpileTree(join(repo, 'src', dir), join(out, dir));
-  script = pathToFileURL(join(out, 'read', 'parallel.js'));
+  script = pathToFileURL(join(out, 'read', 'worker.js'));
 });
 
 afterAll(() => {

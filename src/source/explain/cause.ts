@@ -52,6 +52,16 @@ export type CauseKind =
   /** (f) two functions take the same two locks in opposite order; or a lock taken twice. */
   | 'lock-order'
   | 'lock-reentry'
+  /** a caller takes the lock and still holds it at the call that leads to the blocked Lock (double locking). */
+  | 'lock-held-at-call'
+  /** a lock taken and still held on the path to a blocking channel operation, Wait or Cond.Wait. */
+  | 'lock-held-while-blocked'
+  /** the caller released the lock before the call: the source contradicts a double-lock inference. */
+  | 'lock-released-before-call'
+  /** a function changes what a Cond's waiters test without Signal/Broadcast; or nothing signals at all. */
+  | 'missing-signal'
+  /** a Signal/Broadcast that a branch or an early return can skip. */
+  | 'signal-skipped'
   /** a goroutine path that returns without `wg.Done()`, so `wg.Wait()` never returns. */
   | 'missing-done';
 

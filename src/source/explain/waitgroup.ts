@@ -25,8 +25,10 @@ export function explainWaitSite(s: Site): SiteResult {
     byFunc.set(key, entry);
   }
   for (const [fn, { file, calls: ds }] of byFunc) {
-    if (ds.some((d) => ancestors(d, fn).some((a) => a.type === 'defer_statement'))) continue;
-    const own = ds.filter((d) => !ancestors(d, fn).some((a) => a.type === 'func_literal' && a.startIndex !== fn.startIndex));
+    // A deferred Done (`defer wg.Done()`, or inside a deferred literal) covers only the paths after its defer statement.
+    const own = ds
+      .map((d) => ancestors(d, fn).find((a) => a.type === 'defer_statement') ?? d)
+      .filter((d) => !ancestors(d, fn).some((a) => a.type === 'func_literal' && a.startIndex !== fn.startIndex));
     for (const ret of ownDescendants(fn, 'return_statement')) {
       if (own.some((d) => runsBefore(d, ret, fn) || contains(ret, d))) continue;
       causes.push(cause('missing-done', file, ret, `This return leaves ${funcName(fn)} without calling Done: ${at(s.file, wait)} waits forever for it. Call Done on every path (defer wg.Done() first thing in the goroutine).`, lower('high', id.exact), fn));

@@ -49,12 +49,12 @@ function lockKey(pkg: GoPackage, file: GoFile, op: Node, fn: FuncInfo): { key: s
   return { key: `${fn.key}#${e.text}`, ident: e.text, exact: false };
 }
 
-function deferred(n: Node, fnNode: Node): boolean {
+export function deferred(n: Node, fnNode: Node): boolean {
   return ancestors(n, fnNode).some((a) => a.type === 'defer_statement');
 }
 
 /** A release that only happens on an early-return branch does not end the hold for later code. */
-function branchRelease(n: Node, fnNode: Node): boolean {
+export function branchRelease(n: Node, fnNode: Node): boolean {
   for (const a of ancestors(n, fnNode)) {
     if (a.type === 'block' || a.type === 'expression_case' || a.type === 'communication_case') {
       let ret = false;

@@ -1,0 +1,61 @@
+/**
+ * The one way through the read stage: open the source (source.ts) → gunzip when the bytes say so
+ * (decompress.ts) → sniff the format → the format's reader (pprof-input.ts or text-input.ts) → the
+ * snapshot builders behind it → one `Dump`. Every input takes this path; reading one file in parts
+ * (chunked.ts), several files on threads (parallel.ts, worker.ts) and the files of an archive
+ * (bundle.ts) are strategies above it that call it, and index.ts, the stage's door, chooses among them.
+ */
+import type { Dump } from '../model/dump.js';
+import { DEFAULT_MAX_DECOMPRESSED, looksLikeProtobuf, maybeGunzip } from './decompress.js';
+import { InputError } from './errors.js';
+import type { ReadOptions } from './options.js';
+import { readProtobuf } from './pprof-input.js';
+import { openSource } from './source.js';
+import { readText } from './text-input.js';
+
+/** Open a file path, `-` (stdin) or an http(s) URL, and read it whole in this thread. */
+export async function readInput(input: string, opts: ReadOptions = {}): Promise<Dump> {
+  const src = await openSource(input, opts);
+  return readDumpFrom(src.name, src.chunks, opts);
+}
+
+/** Read bytes from any chunk stream (or one buffer / string) under the given source name. */
+export async function readDumpFrom(
+  source: string,
+  input: AsyncIterable<Uint8Array> | Uint8Array | string,
+  opts: ReadOptions = {},
+): Promise<Dump> {
+  let gzipTruncated = false;
+  const content = maybeGunzip(source, toChunks(input), opts.maxDecompressedBytes ?? DEFAULT_MAX_DECOMPRESSED, () => {
+    gzipTruncated = true;
+  });
+  const it = content[Symbol.asyncIterator]();
+  const first = await it.next();
+  if (first.done) throw new InputError(source, 'empty', 'is empty');
+  const rest: AsyncIterable<Uint8Array> = { [Symbol.asyncIterator]: () => it };
+  const read = looksLikeProtobuf(first.value) ? readProtobuf : readText;
+  try {
+    return await read(source, first.value, rest, () => gzipTruncated, opts);
+  } catch (e) {
+    // A page served as text/plain or saved to a file: say what it is rather than "no dump found".
+    if (e instanceof InputError && e.code === 'not-a-dump' && looksLikeHtml(first.value)) {
+      throw new InputError(source, 'not-a-dump', 'is an HTML page, not a goroutine profile: a login page or a wrong path?');
+    }
+    throw e;
+  }
+}
+
+function looksLikeHtml(head: Uint8Array): boolean {
+  const t = Buffer.from(head.subarray(0, 512)).toString('utf8').replace(/^\uFEFF/, '').trimStart().toLowerCase();
+  return /^<(?:!doctype html|html|head|body|meta|title|!--)/.test(t);
+}
+
+async function* toChunks(input: AsyncIterable<Uint8Array> | Uint8Array | string): AsyncIterable<Uint8Array> {
+  if (typeof input === 'string') {
+    yield Buffer.from(input, 'utf8');
+  } else if (input instanceof Uint8Array) {
+    yield input;
+  } else {
+    yield* input;
+  }
+}
