@@ -5,7 +5,7 @@
 // counts its newlines. Figures are ratios against that baseline because the machine is shared and
 // noisy. Results go to stdout and to bench/out/results.json.
 //
-//   node bench/run.mjs [--sizes 25000,100000,250000] [--with-1m] [--runs 3] [--series 360] [--skip-series] [--skip-rules] [--skip-bundle] [--trend-json]
+//   node bench/run.mjs [--sizes 25000,100000,250000] [--with-1m] [--runs 3] [--series 360] [--skip-series] [--skip-rules] [--skip-pileup] [--skip-bundle] [--trend-json]
 //
 // --with-1m adds the 1,000,000-goroutine point (a ~2.8 GB debug=2 file; the generator needs ~6 GB of
 // memory): opt-in, and skipped with a note when the machine has too little free memory or disk.
@@ -194,6 +194,31 @@ if (!args.includes('--skip-rules')) {
     const row = { file, groups: samples[0].groups, goroutines: samples[0].goroutines, rulesMs: med('rulesMs'), rulesCpuMs: med('rulesCpuMs'), analyzeMs: med('analyzeMs') };
     results.rules.push(row);
     console.log(`rules on ${row.groups} groups (${ext}): ${fmt(row.rulesMs, 0)} ms (CPU ${fmt(row.rulesCpuMs, 0)} ms), analyze ${fmt(row.analyzeMs, 0)} ms`);
+  }
+}
+
+if (!args.includes('--skip-pileup')) {
+  // Issue 13, shape 1 at scale: 777 queries in WaitGroup.Wait, 144 lookups each (111,888) queued for
+  // one RWMutex whose holder waits elsewhere (bench/gen -pileup). Timed against the newline count of
+  // the same run, and checked: the first finding is the pile-up and counts every query and lookup.
+  const [queries, children] = [777, 144];
+  const prefix = `pileup${queries}x${children}`;
+  if (!existsSync(join(out, `${prefix}.debug2.txt`))) {
+    console.error(`generating the ${queries} × ${children} lock pile-up …`);
+    execFileSync(generator(), ['-pileup', String(queries), '-children', String(children), '-out', out], { stdio: 'inherit' });
+  }
+  results.pileup = [];
+  for (const ext of ['debug2.txt', 'debug1.txt', 'debug0.pb.gz']) {
+    const file = join(out, `${prefix}.${ext}`);
+    const report = join(out, 'pileup.json');
+    const m = measureTogether({ baseline: [join(here, 'count-newlines.mjs'), file], tool: [cli, 'inspect', file, '--format', 'json', '--output', report] });
+    const first = JSON.parse(readFileSync(report, 'utf8')).findings[0];
+    const want = queries * children + queries;
+    const ok = /^core\/(lock-pileup|lock-held-blocked)$/.test(first?.ruleId ?? '') && first.evidence.goroutines >= want;
+    const row = { file, bytes: statSync(file).size, wallMs: m.tool.wallMs, baselineMs: m.baseline.wallMs, ratio: m.tool.wallMs / m.baseline.wallMs, peakRssMB: m.tool.peakRssMB, first: first && { ruleId: first.ruleId, severity: first.severity, goroutines: first.evidence.goroutines, title: first.title }, ok };
+    results.pileup.push(row);
+    console.log(`pile-up ${queries} × ${children} (${ext}): ${fmt(row.wallMs, 0)} ms (baseline ${fmt(row.baselineMs, 0)} ms, ratio ${fmt(row.ratio)}), peak RSS ${fmt(row.peakRssMB, 0)} MB; first: ${first?.severity} ${first?.ruleId} counting ${first?.evidence.goroutines} of ${want}${ok ? '' : '  <-- WRONG'}`);
+    if (!ok) notes.push(`pile-up ${ext}: the first finding is not the pile-up counting ${want} goroutines: ${first?.ruleId} ${first?.evidence.goroutines}`);
   }
 }
 

@@ -8,6 +8,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"flag"
 	"fmt"
 	"net"
@@ -15,8 +16,11 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"strings"
+	"sync"
 	"time"
 
+	"leakscope.dev/bench/gen/internal/peers"
 	"leakscope.dev/bench/gen/internal/streaming/dispatch"
 )
 
@@ -30,6 +34,8 @@ var (
 	series  = flag.Int("series", 0, "instead of one dump, write this many debug=1 snapshots while a leak grows")
 	every   = flag.Int("leak-per-step", 25, "with -series: goroutines leaked between two snapshots")
 	wide    = flag.Bool("wide", false, "spell each shape's path with its own bits: -shapes distinct stacks (up to 262,144)")
+	pileup  = flag.Int("pileup", 0, "instead of the shapes, this many queries, each waiting for -children lookups queued on one RWMutex whose holder is stuck elsewhere")
+	kids    = flag.Int("children", 144, "with -pileup: lookups per query")
 )
 
 func worker(shape int) {
@@ -101,6 +107,39 @@ func leak() {
 	p.Run()
 }
 
+// startPileup parks issue 13's first shape: one compaction holding the table's write lock while it
+// waits for a flush, -pileup queries in WaitGroup.Wait, -children lookups each queued for the read
+// lock. Goroutines: 1 + pileup × (1 + children), and main.
+func startPileup() {
+	t := peers.NewTable()
+	locked := make(chan struct{})
+	go t.Compact(make(chan struct{}), locked)
+	<-locked
+	var started sync.WaitGroup
+	started.Add(*pileup * (1 + *kids))
+	for i := 0; i < *pileup; i++ {
+		q := &peers.Query{Table: t}
+		go q.Run(*kids, &started)
+	}
+	started.Wait()
+}
+
+// pileupParked: every goroutine of the pile-up is in one of its three parked stacks (a debug=1
+// profile has one record per stack: the compaction, the queries, the lookups, and main writing it).
+func pileupParked() bool {
+	var b bytes.Buffer
+	if err := pprof.Lookup("goroutine").WriteTo(&b, 1); err != nil {
+		panic(err)
+	}
+	records := 0
+	for _, line := range strings.Split(b.String(), "\n") {
+		if line != "" && line[0] >= '0' && line[0] <= '9' {
+			records++
+		}
+	}
+	return runtime.NumGoroutine() == 2+*pileup*(1+*kids) && records == 4
+}
+
 func write(path string, fn func(w *bufio.Writer) error) {
 	f, err := os.Create(path)
 	if err != nil {
@@ -122,26 +161,38 @@ func main() {
 	flag.Parse()
 	if *prefix == "" {
 		*prefix = fmt.Sprintf("g%d", *n)
+		if *pileup > 0 {
+			*prefix = fmt.Sprintf("pileup%dx%d", *pileup, *kids)
+		}
 	}
-	dispatch.Conns = loopbackConns(*ioConns)
+	if *pileup > 0 {
+		startPileup()
+	} else {
+		dispatch.Conns = loopbackConns(*ioConns)
+	}
 	if *series > 0 {
 		writeSeries()
 		return
 	}
-	dispatch.Hold()
-	dispatch.Started.Add(*n)
-	for i := 0; i < *n; i++ {
-		go worker(i % *shapes)
+	if *pileup == 0 {
+		dispatch.Hold()
+		dispatch.Started.Add(*n)
+		for i := 0; i < *n; i++ {
+			go worker(i % *shapes)
+		}
+		dispatch.Started.Wait()
 	}
-	dispatch.Started.Wait()
 	time.Sleep(200 * time.Millisecond) // let the last ones park
+	for *pileup > 0 && !pileupParked() {
+		time.Sleep(50 * time.Millisecond)
+	}
 	base := filepath.Join(*out, *prefix)
 	write(base+".debug0.pb.gz", func(w *bufio.Writer) error { return pprof.Lookup("goroutine").WriteTo(w, 0) })
 	write(base+".debug1.txt", func(w *bufio.Writer) error { return pprof.Lookup("goroutine").WriteTo(w, 1) })
 	if *cap64 {
 		write(base+".debug2-cap64.txt", func(w *bufio.Writer) error { return pprof.Lookup("goroutine").WriteTo(w, 2) })
 	}
-	buf := make([]byte, 3200*(*n)+(64<<20))
+	buf := make([]byte, 3200*runtime.NumGoroutine()+(64<<20))
 	for {
 		m := runtime.Stack(buf, true)
 		if m < len(buf) {
@@ -151,6 +202,6 @@ func main() {
 		buf = make([]byte, 2*len(buf))
 	}
 	write(base+".debug2.txt", func(w *bufio.Writer) error { _, err := w.Write(buf); return err })
-	fmt.Printf("wrote %s.{debug0.pb.gz,debug1.txt,debug2.txt}: %d goroutines parked, %d bytes of debug=2\n", base, *n, len(buf))
+	fmt.Printf("wrote %s.{debug0.pb.gz,debug1.txt,debug2.txt}: %d goroutines, %d bytes of debug=2\n", base, runtime.NumGoroutine(), len(buf))
 	os.Exit(0)
 }

@@ -40,6 +40,11 @@ export interface Candidate {
   readonly precise?: boolean;
   /** Its `related` groups are part of what it explains (a cycle's other links): no other finding roots there. */
   readonly claimsRelated?: boolean;
+  /**
+   * A finding about a whole set of groups (a hung session set): a candidate rooted at one of its groups
+   * is part of it (`absorb` in engine.ts), so the set is one finding, counted whole.
+   */
+  readonly absorbs?: boolean;
   readonly stack?: SiteFrame[];
 }
 

@@ -59,7 +59,7 @@ export function runEngine(input: EngineInput): Finding[] {
   const scored = cands
     .map((c) => score(c, a))
     .filter((c): c is Candidate & { severity: Severity } => c !== null);
-  return dedupe(mergeByRoot(scored)).map((c) => finishCandidate(c, a));
+  return dedupe(mergeByRoot(absorb(scored, a))).map((c) => finishCandidate(c, a));
 }
 
 function matchRule(ctx: RuleContext, rule: ResolvedRule): Candidate[] {
@@ -197,6 +197,38 @@ function score(c: Candidate, a: Analysis): (Candidate & { severity: Severity }) 
   if (v?.omit) return null;
   if (v?.severity) severity = v.severity;
   return { ...c, variant, goroutines, severity, confidence: c.confidence ?? (isLeaked(c.root, a) ? 'certain' : undefined) };
+}
+
+/**
+ * A set finding (`absorbs`) is the one finding for its groups: a candidate rooted at one of them (a
+ * stuck Cond wait that is one role of a hung session set) becomes part of it — its consequences join,
+ * the more severe of the two counts, and its title stays as a fact. A candidate that counts more
+ * goroutines than the set explains more than one role and stays on its own.
+ */
+function absorb<C extends Candidate & { severity: Severity }>(cands: C[], a: Analysis): C[] {
+  const sets = cands.filter((c) => c.absorbs && c.root);
+  if (!sets.length) return cands;
+  const owner = new Map<string, C>();
+  for (const s of sets) for (const g of [s.root!, ...s.related]) if (!owner.has(g.id)) owner.set(g.id, s);
+  const grown = new Map<C, C>(sets.map((s) => [s, s]));
+  const out: C[] = [];
+  for (const c of cands) {
+    const s = c.root && !c.absorbs && c.rule.category !== 'crash' && c.rule.category !== 'race' ? owner.get(c.root.id) : undefined;
+    if (!s || (c.goroutines ?? 0) > (s.goroutines ?? 0)) {
+      out.push(c);
+      continue;
+    }
+    const cur = grown.get(s)!;
+    const mine = new Set([cur.root!, ...cur.related]);
+    grown.set(s, {
+      ...cur,
+      severity: SEVERITY_RANK[c.severity] < SEVERITY_RANK[cur.severity] ? c.severity : cur.severity,
+      consequences: union(cur.consequences, c.consequences.filter((g) => !mine.has(g))),
+      // An info about the same set (it scales together) adds nothing to say.
+      facts: CLAIMING.has(c.rule.category) ? [...cur.facts, `also: ${finishCandidate(c, a).title} (${c.rule.id})`] : cur.facts,
+    });
+  }
+  return out.map((c) => grown.get(c) ?? c);
 }
 
 /** Several rules (or a re-rooted waiter rule) landing on one root become one finding. */

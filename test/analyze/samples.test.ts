@@ -57,6 +57,7 @@ function expectedKind(e: ExpectedGroup, fmt: Fmt): WaitKind | WaitKind[] {
     case 'semacquire': return syncKind();
     case 'sync.Cond.Wait': return 'cond';
     case 'IO wait': return 'io';
+    case 'syscall': return 'syscall';
     case 'sleep': return 'sleep';
     case 'running': return 'running';
     default: throw new Error(`no expectation for state ${e.state}`);

@@ -3,6 +3,7 @@ import type { Detector } from '../candidate.js';
 import { cascadeDetector } from '../cascade.js';
 import { crashDetector, mapCrashDetector } from './crash.js';
 import { hiddenCascadeDetector, hiddenStateDetector } from './hidden.js';
+import { hungSetDetector } from './hung.js';
 import { orphanWaitDetector } from './joins.js';
 import { lockOrderDetector } from './locks.js';
 import { poolDetector } from './pool.js';
@@ -21,6 +22,7 @@ export const DETECTORS: Readonly<Record<string, Detector>> = {
   proportional: proportionalDetector,
   loops: loopsDetector,
   'long-park': longParkDetector,
+  'hung-set': hungSetDetector,
   'hidden-cascade': hiddenCascadeDetector,
   'hidden-state': hiddenStateDetector,
   'self-lock': selfLockDetector,

@@ -3,8 +3,8 @@
  * started at one creator site, and each loops receiving from one channel (`for job := range jobs`,
  * compiled to `runtime.chanrecv2`, or a receive in the goroutine's own entry function): idle capacity,
  * not a leak. So is a small group started by `main`, `init` or a constructor that has waited about
- * as long as the process has run. Marks the candidate `variant: pool` so the rule's `variants.pool`
- * text and severity apply.
+ * as long as the process has run (the dump's longest wait, at least `minUptimeMinutes`). Marks the
+ * candidate `variant: pool` so the rule's `variants.pool` text and severity apply.
  */
 import type { Analysis, AnalyzedGroup } from '../../analyze/types.js';
 import type { Detector } from '../candidate.js';
@@ -21,18 +21,18 @@ export function looksLikePool(g: AnalyzedGroup, maxWorkers: number): boolean {
 }
 
 /** `main`, `init` or a constructor (`New…`, `Start…`): code that runs once, at start-up. */
-const STARTUP = /(^main\.main$|(^|\.)init(\.\d+)?$|\.(New|new|Start|start|Run|run)[A-Z]?\w*$)/;
+export const STARTUP = /(^main\.main$|(^|\.)init(\.\d+)?$|\.(New|new|Start|start|Run|run)[A-Z]?\w*$)/;
 
 /**
  * Started at start-up and parked about as long as the process has run (the longest wait of the dump
  * stands for its uptime): a bounded pool that has been idle since the beginning, wherever its
  * receive sits in the call chain.
  */
-export function startupPool(g: AnalyzedGroup, a: Analysis, maxWorkers: number): boolean {
+export function startupPool(g: AnalyzedGroup, a: Analysis, maxWorkers: number, minUptime = 30): boolean {
   if (g.count > maxWorkers || !g.wait || !g.creator || !STARTUP.test(enclosing(g.creator.func))) return false;
   let longest = 0;
   for (const h of a.groups) if (h.wait && h.wait.max > longest) longest = h.wait.max;
-  return longest >= 30 && g.wait.min >= 0.9 * longest;
+  return longest >= minUptime && g.wait.min >= 0.9 * longest;
 }
 
 export const poolDetector: Detector = {
@@ -40,7 +40,7 @@ export const poolDetector: Detector = {
   refine(ctx, rule, c) {
     if (!c.root) return c;
     const max = ctx.param(rule, 'maxWorkers', 64);
-    if (!looksLikePool(c.root, max) && !startupPool(c.root, ctx.analysis, max)) return c;
+    if (!looksLikePool(c.root, max) && !startupPool(c.root, ctx.analysis, max, ctx.param(rule, 'minUptimeMinutes', 30))) return c;
     return {
       ...c,
       variant: 'pool',

@@ -10,6 +10,7 @@
 import type { Analysis, AnalyzedGroup } from '../../analyze/types.js';
 import { candidate, type Detector, type ResolvedRule, type RuleContext } from '../candidate.js';
 import { isJoinWaiter, isParked, looksStuck, num } from '../frames.js';
+import { roleOf } from './roles.js';
 
 const memo = new WeakMap<Analysis, Map<string, AnalyzedGroup[][]>>();
 
@@ -39,7 +40,7 @@ export function proportionalSets(a: Analysis, minCount: number, minGroups: numbe
  * children (a per-session `Wait` over per-session loops) stays in the set but counts as ONE group
  * towards `minGroups`.
  */
-function setsFor(ctx: RuleContext, rule: ResolvedRule): AnalyzedGroup[][] {
+export function setsFor(ctx: RuleContext, rule: ResolvedRule): AnalyzedGroup[][] {
   const minGroups = ctx.param(rule, 'minGroups', 3);
   const sets = proportionalSets(ctx.analysis, ctx.param(rule, 'minCount', 100), minGroups, ctx.param(rule, 'tolerance', 0.02));
   const out: AnalyzedGroup[][] = [];
@@ -65,7 +66,7 @@ function setsFor(ctx: RuleContext, rule: ResolvedRule): AnalyzedGroup[][] {
 
 export const proportionalDetector: Detector = {
   description: 'several big groups with nearly equal counts: per-object workers that scale together',
-  vars: ['setSize', 'each'],
+  vars: ['setSize', 'each', 'roles'],
   find(ctx, rule) {
     return setsFor(ctx, rule).map((set) => {
       const [root, ...related] = set;
@@ -73,7 +74,7 @@ export const proportionalDetector: Detector = {
       return candidate(rule, root, {
         related,
         goroutines,
-        vars: { setSize: String(set.length), each: `~${num(Math.round(goroutines / set.length))}` },
+        vars: { setSize: String(set.length), each: `~${num(Math.round(goroutines / set.length))}`, roles: set.map(roleOf).join(', ') },
         facts: [`${set.length} groups of ${set.map((g) => num(g.count)).join(', ')} goroutines`],
       });
     });
