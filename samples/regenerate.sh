@@ -14,7 +14,7 @@ ALL_CASES=(
 	apiproxy-leak apiproxy-leak-renamed apiproxy-fixed concurrent-map-crash watch-storm
 	healthy-server blocked-receive nil-channel lock-inversion connection-leak
 	unstopped-tickers waitgroup-leak race gotest-timeout
-	soak-leak soak-healthy lock-pileup busy-client
+	soak-leak soak-healthy lock-pileup busy-client second-leak
 )
 # Cases whose goroutines must wait real minutes (wait times print only after a minute): built and
 # started in the background before the others, checked at the end.
@@ -195,6 +195,11 @@ case_lock-pileup() {
 case_busy-client() {
 	build busy-client
 	dump busy-client
+}
+
+case_second-leak() {
+	build second-leak
+	dump second-leak
 }
 
 # ~3.2 min: the pools wait 3 minutes, the sessions 2 (see hung-sessions/main.go).
