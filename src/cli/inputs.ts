@@ -1,11 +1,12 @@
 /**
- * Input arguments → files: a file as given, every file of a folder, or the files a glob matches
- * (`*`, `?`, `[abc]`, `**`; for shells that pass them quoted). Files found through a folder or glob
+ * Input arguments → files: a file as given, every file of a folder (recursively), or the files a glob
+ * matches (`*`, `?`, `[abc]`, `**`; for shells that pass them quoted). Files found through a folder or glob
  * are `listed`: one that turns out not to be a dump is skipped with a warning rather than fatal.
  * Also the times of a series' snapshots: capture time, else a time in the file name, else mtime.
  */
-import { readdirSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { realpathSync, statSync } from 'node:fs';
+import { basename, isAbsolute, join } from 'node:path';
+import { globSync } from 'tinyglobby';
 import { isUrl } from '../read/source.js';
 import { UsageError } from './exit-codes.js';
 
@@ -34,13 +35,7 @@ export function expandInputs(args: readonly string[]): InputFile[] {
     }
     if (st?.isDirectory()) {
       // Recursive (issue 14): an unpacked support bundle reads like the archive it came from.
-      const files = walkDirs(arg).flatMap((dir) =>
-        readdirSync(dir)
-          .filter((f) => !f.startsWith('.'))
-          .map((f) => join(dir, f))
-          .filter((p) => isFile(p))
-          .sort(naturalCompare),
-      );
+      const files = filesBelow(arg);
       if (files.length === 0) throw new UsageError(`${arg}: folder holds no files`);
       out.push(...files.map((path) => ({ path, listed: true, root: arg })));
     } else if (!st && GLOB.test(arg)) {
@@ -54,93 +49,51 @@ export function expandInputs(args: readonly string[]): InputFile[] {
   return out;
 }
 
-function isFile(p: string): boolean {
-  try {
-    return statSync(p).isFile();
-  } catch {
-    return false;
-  }
-}
-
-/** Files matching a glob, naturally sorted. `*` and `?` do not match `/` or a leading dot. */
+/**
+ * Files a glob matches, naturally sorted: tinyglobby (`*`, `?`, `[abc]`, `**`, braces); `*` matches no
+ * leading dot. A file reached twice through symbolic links is listed once.
+ */
 export function glob(pattern: string): string[] {
-  const absolute = pattern.startsWith('/');
-  const parts = pattern.split('/').filter((p) => p !== '');
-  let dirs = [absolute ? '/' : '.'];
-  const results: string[] = [];
-  parts.forEach((seg, i) => {
-    const last = i === parts.length - 1;
-    const next: string[] = [];
-    for (const dir of dirs) {
-      if (seg === '**') {
-        next.push(...walkDirs(dir));
-        continue;
-      }
-      if (!GLOB.test(seg)) {
-        const p = join(dir, seg);
-        if (last ? isFile(p) : isDir(p)) (last ? results : next).push(p);
-        continue;
-      }
-      const re = segmentRegex(seg);
-      let names: string[] = [];
-      try {
-        names = readdirSync(dir);
-      } catch {
-        names = [];
-      }
-      for (const name of names) {
-        if (!re.test(name)) continue;
-        const p = join(dir, name);
-        if (last ? isFile(p) : isDir(p)) (last ? results : next).push(p);
-      }
+  const found = globSync(pattern, { onlyFiles: true, dot: false, absolute: isAbsolute(pattern), expandDirectories: false });
+  return distinctFiles(found).sort(naturalCompare);
+}
+
+/**
+ * Every file below a folder (not in dot-folders), in walk order: a folder's own files (naturally
+ * sorted) before those of its subfolders (in name order), as an unpacked bundle lists them.
+ */
+function filesBelow(dir: string): string[] {
+  const found = distinctFiles(globSync('**/*', { cwd: dir, onlyFiles: true, dot: false, expandDirectories: false }), dir);
+  return found
+    .map((rel) => ({ rel, dir: rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')).split('/') : [], name: basename(rel) }))
+    .sort((a, b) => compareDirs(a.dir, b.dir) || naturalCompare(a.name, b.name))
+    .map((f) => join(dir, f.rel));
+}
+
+/** Pre-order of folder paths: a parent before its children, siblings in code-point order. */
+function compareDirs(a: readonly string[], b: readonly string[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
+  return a.length - b.length;
+}
+
+/** One path per real file: a symbolic link loop (`sub/loop -> ..`) must not list a folder twice. */
+function distinctFiles(paths: readonly string[], base = ''): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  // The shortest path to a file is the one not through a link back up: keep that one.
+  const depth = (p: string) => p.split('/').length;
+  for (const p of [...paths].sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0))) {
+    let real: string;
+    try {
+      real = realpathSync(base ? join(base, p) : p);
+    } catch {
+      continue;
     }
-    dirs = next;
-  });
-  return [...new Set(results)].sort(naturalCompare);
-}
-
-function isDir(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-/** The folder itself and every folder below it (not following dot-folders). */
-function walkDirs(dir: string): string[] {
-  const out = [dir];
-  let names: string[] = [];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return out;
-  }
-  for (const n of names.sort()) {
-    if (n.startsWith('.')) continue;
-    const p = join(dir, n);
-    if (isDir(p)) out.push(...walkDirs(p));
+    if (seen.has(real)) continue;
+    seen.add(real);
+    out.push(p);
   }
   return out;
-}
-
-function segmentRegex(seg: string): RegExp {
-  let re = seg.startsWith('.') ? '' : '(?!\\.)';
-  for (let i = 0; i < seg.length; i++) {
-    const c = seg[i];
-    if (c === '*') re += '[^/]*';
-    else if (c === '?') re += '[^/]';
-    else if (c === '[') {
-      const end = seg.indexOf(']', i + 1);
-      if (end === -1) re += '\\[';
-      else {
-        const body = seg.slice(i + 1, end).replace(/\\/g, '\\\\');
-        re += '[' + (body.startsWith('!') ? '^' + body.slice(1) : body) + ']';
-        i = end;
-      }
-    } else re += c.replace(/[.+^${}()|\\]/g, '\\$&');
-  }
-  return new RegExp('^' + re + '$');
 }
 
 /** `dump-2.txt` before `dump-10.txt`: digit runs compare as numbers; code-point order otherwise. */
