@@ -44,7 +44,11 @@ if (!existsSync(cli)) execFileSync('npm', ['run', 'build'], { cwd: repo, stdio: 
 
 function generator() {
   const bin = join(out, 'gen');
-  if (!existsSync(bin)) {
+  // Rebuilt when a source is newer than the binary: a generator built before a new mode (-pileup,
+  // -wide) was added would reject its flags.
+  const src = join(here, 'gen');
+  const stale = () => statSync(bin).mtimeMs < Math.max(...readdirSync(src).map((f) => statSync(join(src, f)).mtimeMs));
+  if (!existsSync(bin) || stale()) {
     console.error('building bench/gen …');
     execFileSync('go', ['build', '-o', bin, '.'], {
       cwd: join(here, 'gen'),
