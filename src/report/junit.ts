@@ -1,6 +1,7 @@
 /**
  * `--format junit`: JUnit XML for CI test reports. One test case per rule (rules that ran and found
- * nothing pass, when the caller names them in `ruleIds`) and one per gate limit. A rule fails when
+ * nothing pass, when the caller names them in `ruleIds`), one per gate limit, and for a support bundle
+ * one per process. A rule fails when
  * it has a finding at or above the gate's `failOn` (default `error`); a gate limit fails when it was
  * exceeded. Lower-severity findings are listed in the case's `<system-out>`.
  */
@@ -49,9 +50,11 @@ export function renderJunit(input: ReportInput, opts: RenderOptions = {}): strin
       ? { out: l.message }
       : { failure: { message: l.message, type: 'gate', body: `${l.name}: allowed ${l.limit}, actual ${l.actual}\n${l.message}${l.subject?.file ? `\nat ${fileLine({ file: mapPath(l.subject.file, opts.pathPrefixes), line: l.subject.line ?? 0 })}` : ''}` } }),
   }));
+  const processCases = processesOf(input, failOn);
   const suites = [suite('leakscope.rules', ruleCases)];
   if (input.gate) suites.push(suite('leakscope.gate', gateCases));
-  const all = [...ruleCases, ...gateCases];
+  if (processCases.length) suites.push(suite('leakscope.processes', processCases));
+  const all = [...ruleCases, ...gateCases, ...processCases];
   const failures = all.filter((c) => c.failure).length;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
@@ -60,6 +63,27 @@ export function renderJunit(input: ReportInput, opts: RenderOptions = {}): strin
     '</testsuites>',
     '',
   ].join('\n');
+}
+
+/**
+ * A support bundle (several processes): one case per process, so that a CI system lists which pod
+ * leaks. It fails when the process's own trend says it leaks, or its top finding is at or above the
+ * gate's `failOn`.
+ */
+function processesOf(input: ReportInput, failOn: Finding['severity']): Case[] {
+  return (input.fleet?.processes ?? []).map((p) => {
+    const row = `${plural(p.snapshots, 'snapshot')}, goroutines ${p.first} → ${p.last}${p.perHour !== null ? ` (${p.perHour >= 0 ? '+' : ''}${Math.round(p.perHour)}/h)` : ''}, trend: ${p.verdict}`;
+    const top = p.topFinding;
+    const severe = top !== undefined && SEVERITY_RANK[top.severity] <= SEVERITY_RANK[failOn];
+    const failing = p.verdict === 'leak' || severe;
+    return {
+      classname: 'leakscope.processes',
+      name: p.name,
+      ...(failing
+        ? { failure: { message: p.verdict === 'leak' ? `${p.name} leaks: ${row}` : `${p.name}: ${top!.title}`, type: p.verdict === 'leak' ? 'leak' : top!.severity, body: `${row}${top ? `\ntop finding [${top.severity}] ${top.title} (${top.ruleId})` : ''}\nlatest snapshot: ${p.latest}` } }
+        : { out: `${row}${top ? `\ntop finding [${top.severity}] ${top.title}` : ''}` }),
+    };
+  });
 }
 
 function suite(name: string, cases: Case[]): string {

@@ -109,7 +109,11 @@ describe.runIf(HAVE_GO || CI)('support bundles from live Go processes', () => {
     expect(readFileSync(join(out, 'report.html'), 'utf8').match(/class="process"/g)).toHaveLength(5);
     const sarif = JSON.parse(readFileSync(join(out, 'leakscope.sarif'), 'utf8')) as { runs: { results: { ruleId: string; message: { text: string } }[] }[] };
     expect(sarif.runs[0].results.filter((x) => x.ruleId === 'trend/steady-growth')).toHaveLength(1);
-    expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toContain('(3 of 3 processes)');
+    const junit = readFileSync(join(out, 'junit.xml'), 'utf8');
+    expect(junit).toContain('(3 of 3 processes)');
+    // One case per process: the three rancher pods fail (they leak), the agent passes.
+    for (const n of RANCHER) expect(junit).toMatch(new RegExp(`<testcase classname="leakscope.processes" name="${n}">\\s*<failure message="${n} leaks`));
+    expect(junit).toMatch(new RegExp(`<testcase classname="leakscope.processes" name="${AGENT}">\\s*<system-out>`));
   });
 
   it('the unpacked bundle (a folder, then every tar.xz unpacked too) gives the same fleet', async () => {
