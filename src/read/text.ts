@@ -9,7 +9,7 @@
  * (`2019-08-21 12:32:42 stdout:`) between dumps.
  */
 import { FrameTable, SnapshotBuilder, type BuilderPart, type GoroutineRecord } from '../model/builder.js';
-import type { Diagnostic, Dump, DumpFormat, Frame, Headline, ProfileKind, RaceReport, Snapshot } from '../model/dump.js';
+import type { Diagnostic, Dump, DumpFormat, Frame, ProfileKind, RaceReport, Snapshot } from '../model/dump.js';
 import { dumpContext, mergeFacts, newFacts, notePreamble, noteText, type ContextFacts } from './context.js';
 import { Debug1Reader, parseProfileHeader } from './debug1.js';
 import { InputError } from './errors.js';
