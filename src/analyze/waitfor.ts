@@ -230,8 +230,10 @@ export function waitGraph(
   const waiters: Waiter[] = [];
   const byId = new Map<number, Waiter>();
   for (const { d, g, ag, call, frames } of pending) {
+    // The site is the program's frame that made the call: past the runtime, the standard library and
+    // well-known helpers (errgroup.Wait over WaitGroup.Wait), as for a group's blocking site.
     let site = call.last + 1;
-    while (site < frames.length && frames[site].origin !== 'user' && frames[site].origin !== 'dependency') site++;
+    while (site < frames.length && ((frames[site].origin !== 'user' && frames[site].origin !== 'dependency') || origins.isHelper(frames[site].frame))) site++;
     // No frame of the program's: the frame above the wait (a stack cut short may have none at all).
     if (site >= frames.length) site = Math.max(0, Math.min(call.last + 1, frames.length - 1));
     const object = waitObject(d, frames, call, site, addresses);
