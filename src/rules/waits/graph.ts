@@ -106,6 +106,11 @@ export function stuckByTime(w: Waiter): boolean {
   return (w.detail.waitMinutes ?? 0) >= 1;
 }
 
+/** Nothing of the program makes progress: no goroutine with a frame of its own code runs, sleeps or does I/O. */
+export function quietProcess(waiters: readonly Waiter[]): boolean {
+  return !waiters.some((w) => PROGRESS.has(w.group.waitKind) && w.frames.some((f) => f.origin === 'user'));
+}
+
 /** What `w` may hold: objects other lock waiters want, referenced in its frames at or above its site. */
 export function holdsFor(w: Waiter, want: WaitObject): WaitFrame | undefined {
   if (want.identity === 'type') return undefined;

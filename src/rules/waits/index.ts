@@ -8,7 +8,7 @@
 import type { Analysis, WaitObject, Waiter } from '../../analyze/types.js';
 import { contextKind, provenStuck } from '../context.js';
 import {
-  LOCKS, TYPE_PAIRS_MAX, WAITS_FOR_OTHERS, atEntry, childrenOf, refIndex, sameObject, testBody,
+  LOCKS, TYPE_PAIRS_MAX, WAITS_FOR_OTHERS, atEntry, childrenOf, quietProcess, refIndex, sameObject, testBody,
 } from './graph.js';
 import { findCycles, findHeld, findSelfLocks } from './locks.js';
 import { findStuck } from './stuck.js';
@@ -38,11 +38,12 @@ function findPatterns(a: Analysis): WaitPatterns {
 
   const idx = refIndex(waiters);
   const small = waiters.length <= TYPE_PAIRS_MAX;
-  const selfLocks = findSelfLocks(waiters, locks, context, idx, small);
+  const quiet = quietProcess(waiters);
+  const selfLocks = findSelfLocks(waiters, locks, context, idx, small, quiet);
   for (const s of selfLocks) used.add(s.waiter);
   const cycles = findCycles(locks.filter((w) => !used.has(w)), idx);
   for (const c of cycles) for (const m of c.members) used.add(m.waiter);
-  const held = findHeld(waiters, locks, used, context, idx, small);
+  const held = findHeld(waiters, locks, used, context, idx, small, quiet);
   for (const h of held) used.add(h.blocked);
 
   // Pile-ups: other lock waiters on an object of a pattern are its consequences.

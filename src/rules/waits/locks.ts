@@ -6,7 +6,7 @@ import { hex } from '../../analyze/args.js';
 import { methodType, references } from '../../analyze/waitfor.js';
 import type { WaitFrame, WaitObject, Waiter } from '../../analyze/types.js';
 import type { DumpContextKind } from '../../model/dump.js';
-import { suspectsAll } from '../context.js';
+import { provenStuck, suspectsAll } from '../context.js';
 import { shortFunc, siteText } from '../frames.js';
 import {
   LOCKS, PROGRESS, callersReferencing, childrenOf, holdsFor, otherReferences, referencing, sameObject, stuckByTime,
@@ -15,9 +15,23 @@ import {
 import { identityText } from './text.js';
 import type { Confidence, HeldLock, LockCycle, SelfLock } from './types.js';
 
-export function findSelfLocks(waiters: readonly Waiter[], locks: readonly Waiter[], context: DumpContextKind, idx: RefIndex, small: boolean): SelfLock[] {
+/**
+ * One snapshot of a busy process can catch a goroutine waiting briefly for a lock whose holder the
+ * dump cannot tie to it (a closure holds it, no argument shows it). So, outside a test timeout, a leak
+ * report or a runtime deadlock, a lock pattern needs more: a wait of a minute or more, a signal dump of
+ * a process where nothing runs, or (held while blocked) a queue no healthy lock builds.
+ */
+export function lockEvidence(context: DumpContextKind, ws: readonly Waiter[], quiet: boolean, queued = 0): boolean {
+  return suspectsAll(context) || provenStuck(context) || ws.some(stuckByTime) || (context === 'signal' && quiet) || queued >= QUEUE_EVIDENCE;
+}
+
+/** Goroutines queued behind one parked holder that no brief critical section explains. */
+const QUEUE_EVIDENCE = 10;
+
+export function findSelfLocks(waiters: readonly Waiter[], locks: readonly Waiter[], context: DumpContextKind, idx: RefIndex, small: boolean, quiet: boolean): SelfLock[] {
   const out: SelfLock[] = [];
   for (const w of locks) {
+    if (!lockEvidence(context, [w], quiet)) continue;
     const o = w.object!;
     let holder: WaitFrame | undefined;
     let confidence: Confidence;
@@ -132,6 +146,7 @@ export function findHeld(
   context: DumpContextKind,
   idx: RefIndex,
   small: boolean,
+  quiet: boolean,
 ): HeldLock[] {
   const out: HeldLock[] = [];
   const free = locks.filter((w) => !used.has(w));
@@ -160,6 +175,7 @@ export function findHeld(
   }
   for (const [b, byObject] of per) {
     for (const e of byObject.values()) {
+      if (!lockEvidence(context, [b, ...e.queued], quiet, e.queued.length)) continue;
       const typed = e.object.identity === 'type';
       out.push({
         blocked: b,

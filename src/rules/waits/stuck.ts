@@ -8,7 +8,7 @@ import type { Waiter } from '../../analyze/types.js';
 import type { DumpContextKind } from '../../model/dump.js';
 import { contextPhrase, provenStuck, suspectsAll } from '../context.js';
 import {
-  LEFTOVER, LOCKS, PROGRESS, atEntry, childrenOf, isHarness, referencing, sameObject, sharingOf, stuckByTime,
+  LEFTOVER, LOCKS, PROGRESS, atEntry, childrenOf, isHarness, quietProcess, referencing, sameObject, sharingOf, stuckByTime,
   type RefIndex,
 } from './graph.js';
 import type { Confidence, StuckWait } from './types.js';
@@ -44,7 +44,7 @@ export function findStuck(
   const out: StuckWait[] = [];
   // Absence of a counterpart is evidence only while nothing of the program runs: a busy goroutine may
   // hold a channel in a closure or an inlined frame, where no argument shows it.
-  const quiet = !waiters.some((w) => PROGRESS.has(w.group.waitKind) && w.frames.some((f) => f.origin === 'user'));
+  const quiet = quietProcess(waiters);
   // An idle loop (a receive at its own entry) nobody can feed is a suspect only when a WaitGroup waits
   // for it: a pool at rest also receives on a channel no other frame shows (main keeps it in a local).
   const awaited = new Set<Waiter>();
