@@ -130,8 +130,8 @@ export function findCycles(locks: readonly Waiter[], idx: RefIndex): LockCycle[]
       chain.push({ waiter: cur, holds: p.frame, held: p.from.object! });
       cur = p.from;
     }
+    // In wait order: each member waits for what the next one holds (the last for the first's).
     chain.reverse();
-    // Rotate so that member i holds what member i-1 waits for, starting from the lowest id.
     for (const m of chain) inCycle.add(m.waiter);
     const seenAll = chain.every((m) => m.waiter.object!.identity === 'seen');
     out.push({ members: chain, confidence: seenAll ? 'high' : 'medium' });

@@ -45,6 +45,7 @@ export function findStuck(
   // Absence of a counterpart is evidence only while nothing of the program runs: a busy goroutine may
   // hold a channel in a closure or an inlined frame, where no argument shows it.
   const quiet = quietProcess(waiters);
+  const byId = new Map(waiters.map((w) => [w.detail.id, w]));
   // An idle loop (a receive at its own entry) nobody can feed is a suspect only when a WaitGroup waits
   // for it: a pool at rest also receives on a channel no other frame shows (main keeps it in a local).
   const awaited = new Set<Waiter>();
@@ -79,7 +80,7 @@ export function findStuck(
       for (const x of referencing(idx, o)) if (x !== w && x.on !== 'cond') counterparts.push(x);
     }
     const creatorId = w.detail.createdBy;
-    const creator = creatorId !== undefined ? waiters.find((x) => x.detail.id === creatorId) : undefined;
+    const creator = creatorId !== undefined ? byId.get(creatorId) : undefined;
     const confidence: Confidence = provenStuck(context) ? 'high' : suspectsAll(context) || stuckByTime(w) ? 'medium' : 'low';
     out.push({ waiter: w, kind, why, stuckCounterparts: counterparts, ...(creator ? { creator } : {}), confidence });
   }
