@@ -5,7 +5,7 @@
 
 // Model: what every reader produces.
 export type * from './model/dump.js';
-export { WAIT_KINDS, MAX_ID_SAMPLE } from './model/dump.js';
+export { WAIT_KINDS, MAX_ID_SAMPLE, MAX_DETAILED } from './model/dump.js';
 
 // Read: files, stdin, URLs, buffers → Dump.
 export { readDump, readDumpFrom, InputError, isInputError } from './read/index.js';
@@ -17,6 +17,9 @@ export type { ParallelOptions, ReadOutcome } from './read/parallel.js';
 // Analyze: groups by normalized signature, blocking sites, links; comparisons over snapshots.
 export { analyze } from './analyze/index.js';
 export type { Analysis, AnalyzedGroup, AnalyzeOptions, FrameOrigin, GroupLink, SiteFrame, SimilarityLevel } from './analyze/types.js';
+// Who waits for whom (debug=2 and crash dumps): objects from frame arguments, `Analysis.waits`.
+export { waitGraph, argWords } from './analyze/index.js';
+export type { Identity, WaitFrame, WaitGraph, WaitObject, WaitOn, Waiter } from './analyze/types.js';
 export { diff } from './analyze/compare.js';
 export type { DiffResult, GroupChange, GroupDiff, SnapshotRef } from './analyze/compare.js';
 export { trend, sparkline } from './analyze/trend.js';
@@ -27,6 +30,9 @@ export type { MannKendall } from './analyze/trend-stats.js';
 // Rules: findings with evidence, cause and fix; the user config.
 export { runRules, diagnoseCrash, diagnoseRaces, builtinRules, resolveRules } from './rules/index.js';
 export type { RunRulesOptions } from './rules/index.js';
+// The deadlock patterns of a wait-for graph (double locks, lock cycles, locks held while blocked, stuck waits).
+export { waitPatterns } from './rules/waits/index.js';
+export type { HeldLock, LockCycle, SelfLock, StuckWait, WaitPatterns } from './rules/waits/index.js';
 export type {
   CauseLocation, Evidence, EvidenceGroup, Finding, FindingCategory, GateConfig, LeakscopeConfig, Rule, RulePack, Severity,
 } from './rules/types.js';
