@@ -18,6 +18,7 @@ unset GOTRACEBACK GODEBUG GOMAXPROCS || true
 CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/leakscope-deadlocks"
 declare -A GOBIN=([go1.19]=/usr/bin/go [go1.23]=/usr/lib/go-1.23/bin/go)
 
+# The last 11 rows are the programs of an independent held-out evaluation; TestProgram runs their main.
 # case                      | timeout test (duration)          | leak-report test          | sigquit test
 TABLE='
 issue12-ledger              TestLedgerSettles:3s               -                          TestLedgerSettles
@@ -49,6 +50,17 @@ healthy-worker-pool-idle    -                                  -                
 healthy-background-loops    -                                  -                          TestHeartbeats
 healthy-pipeline-busy       -                                  -                          TestPipelineCompletes
 healthy-select-server       -                                  -                          TestHubServes
+seat-booking-audit          TestReserveSeat:3s                 -                          TestProgram
+rail-segment-cycle          TestLoopSchedule:3s                -                          TestProgram
+feature-flag-rlock          TestRolloutDefault:3s              -                          TestProgram
+game-lobby-announce         TestJoinThree:3s                   -                          TestProgram
+device-flash-cond           TestFlash:3s                       -                          TestProgram
+thumbnail-batch-skip        TestRenderThumbnails:3s            -                          TestProgram
+contact-import-abandon      TestImportRejectsBadAddress:3s     -                          TestProgram
+sensor-merge-nocancel       TestSoakFirstAlarm:3s              -                          TestSoakFirstAlarm
+cache-warm-lock-wait        TestWarmAll:3s                     -                          TestProgram
+mail-dispatch-shutdown      TestShutdownDrains:3s              -                          TestProgram
+healthy-kv-http-idle        -                                  -                          TestProgram
 '
 # Cases whose timeout is 75 s: their dumps must show `, 1 minutes` waits.
 SLOW=(graph-link-abba pubsub-broker-lock service-shutdown-wg)

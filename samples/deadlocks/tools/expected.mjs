@@ -259,6 +259,99 @@ const CASES = {
     description: 'A hub: the run loop, a janitor with a ticker and two sessions, each in a select that also watches ctx.Done().',
     stuck: [], consequences: [], notes: 'Dumped by SIGQUIT.',
   },
+  // The programs of the independent held-out evaluation (their truth file gave the sites; the
+  // code keeps the evaluator's line numbers). SIGQUIT dumps run TestProgram, i.e. the program's main.
+  'seat-booking-audit': {
+    taxonomy: 'resource/double-lock', verdict: 'deadlock',
+    description: 'reserveSeat holds v.mu and calls appendAudit(v, ...), a plain function taking the venue, which locks v.mu again: self-deadlock of one goroutine.',
+    stuck: [['audit', 'appendAudit', 'lock', 'second Lock of v.mu; the caller reserveSeat (booking.go:35) holds it']],
+    consequences: [RUNNER],
+    notes: 'Held-out program (independent evaluation). v.mu is the first field of *venue, so the lockSlow argument equals the venue pointer.',
+  },
+  'rail-segment-cycle': {
+    taxonomy: 'resource/abba', verdict: 'deadlock',
+    description: 'Three trains each hold their segment and then lock the next segment of a loop (north -> east -> south -> north): a lock-order cycle of three goroutines.',
+    stuck: [
+      ['advance', 'advance', 'lock', 'IC-401: holds north, waits for east'],
+      ['advance', 'advance', 'lock', 'RE-17: holds east, waits for south'],
+      ['advance', 'advance', 'lock', 'S-3: holds south, waits for north'],
+    ],
+    consequences: [['schedule', 'runLoopSchedule', 'wg.Wait for the three trains'], RUNNER],
+    notes: 'Held-out program (independent evaluation). A cycle of three, not a pair: all three goroutines are at the same line, called from runLoopSchedule.func1; segment.mu sits after name (string): offset 0x10.',
+  },
+  'feature-flag-rlock': {
+    taxonomy: 'resource/rwmutex-recursive-rlock', verdict: 'deadlock',
+    description: 'Enabled holds s.mu.RLock and calls defaultFor, which RLocks s.mu again; refreshLoop queued s.mu.Lock() (Replace) while bucket was sleeping, so the second RLock waits for the writer and the writer waits for the first RLock.',
+    stuck: [
+      ['default', '(*FlagStore).defaultFor', 'rlock', 'recursive RLock, called from (*FlagStore).Enabled which holds the first RLock'],
+      ['replace', '(*FlagStore).Replace', 'wlock', 'the pending writer, called from refreshLoop'],
+    ],
+    consequences: [RUNNER],
+    notes: 'Held-out program (independent evaluation). Without the refresh loop the recursion would pass.',
+  },
+  'game-lobby-announce': {
+    taxonomy: 'mixed/channel-lock', verdict: 'deadlock',
+    description: 'Join holds l.mu while it sends on the unbuffered events channel; the announcer, after receiving the first event, calls Count, which locks l.mu.',
+    stuck: [
+      ['join', '(*Lobby).Join', 'send', 'the second Join: holds l.mu, sends its event'],
+      ['count', '(*Lobby).Count', 'lock', 'the only receiver (announce loop) waits for l.mu'],
+    ],
+    consequences: [RUNNER],
+    notes: 'Held-out program (independent evaluation). The evaluation found the go test dumps reported as a blocked send with nobody receiving instead of the lock-held-while-sending cycle.',
+  },
+  'device-flash-cond': {
+    taxonomy: 'communication/cond', verdict: 'deadlock',
+    description: 'flash starts powerOn, which Broadcasts after 5 ms, and calls awaitBoot only after a 25 ms image check; awaitBoot waits on the Cond without checking d.up, so the Broadcast is lost.',
+    stuck: [['await', '(*Device).awaitBoot', 'cond', 'the Wait after the only Broadcast; powerOn has returned']],
+    consequences: [RUNNER],
+    notes: 'Held-out program (independent evaluation). A lost wake-up: no other goroutine of the program is alive.',
+  },
+  'thumbnail-batch-skip': {
+    taxonomy: 'communication/channel-waitgroup', verdict: 'deadlock',
+    description: 'renderThumbnails calls wg.Add(1) before it skips an unsupported file with continue (thumbs.go:31-32), so that Add has no Done and wg.Wait waits for ever.',
+    stuck: [['wait', 'renderThumbnails', 'wg', 'the only goroutine of the batch left: the missing Done is on the skip path']],
+    consequences: [RUNNER],
+    notes: 'Held-out program (independent evaluation). The evaluation found no finding at all on its SIGQUIT dumps (a lone wg.Wait in main).',
+  },
+  'contact-import-abandon': {
+    taxonomy: 'communication/channel-waitgroup', verdict: 'deadlock',
+    description: 'Import returns at the first bad address without draining rows; the reader goroutine stays blocked sending the next record, and Close waits for it in wg.Wait.',
+    stuck: [['send', 'readRecords', 'send', 'the record after the bad one; nobody receives any more']],
+    consequences: [['close', '(*Importer).Close', 'wg.Wait for the reader goroutine'], RUNNER],
+    notes: 'Held-out program (independent evaluation). readRecords is called from (*Importer).Import.func1.',
+  },
+  'sensor-merge-nocancel': {
+    taxonomy: 'communication/channel-context', verdict: 'deadlock',
+    description: 'FirstAlarm stops reading the merged channel at the first alarm; the merge goroutine sends without selecting on ctx.Done (ctx is never used), so after cancel it stays blocked, and Stop waits for it in wg.Wait.',
+    stuck: [
+      ['temp', '(*Aggregator).merge.func1', 'send', 'merge goroutines blocked sending a temperature reading'],
+      ['humidity', '(*Aggregator).merge.func1', 'send', 'merge goroutines blocked sending a humidity reading'],
+    ],
+    consequences: [['stop', '(*Aggregator).Stop', 'wg.Wait of the first aggregator, called from the test'], RUNNER],
+    notes: 'Held-out program (independent evaluation). Which send blocks is chosen by the select at random (the evaluator\'s dumps had line 44 under Go 1.19 and 50 under 1.23), so the dumps come from TestSoakFirstAlarm, twelve aggregators: both lines appear unless all twelve pick the same one (probability 2/4096 per dump).',
+  },
+  'cache-warm-lock-wait': {
+    taxonomy: 'mixed/lock-waitgroup', verdict: 'deadlock',
+    description: 'WarmAll holds w.mu while it waits for the fetch goroutines, and each of them locks w.mu in store before Done.',
+    stuck: [
+      ['warm', '(*Warmer).WarmAll', 'wg', 'holds w.mu'],
+      ['store', '(*Warmer).store', 'lock', 'one fetch goroutine per key (WarmAll.func1), waiting for w.mu'],
+    ],
+    consequences: [RUNNER],
+    notes: 'Held-out program (independent evaluation). The program also calls signal.Notify: its os/signal goroutine is in the dumps and is not what WarmAll waits for.',
+  },
+  'mail-dispatch-shutdown': {
+    taxonomy: 'communication/channel-waitgroup', verdict: 'deadlock',
+    description: 'Shutdown closes quit and waits on the WaitGroup, but never closes jobs: the workers range over jobs for ever (retryLoop did return on quit).',
+    stuck: [['range', '(*Dispatcher).worker', 'recv', 'every worker, in for m := range d.jobs']],
+    consequences: [['shutdown', '(*Dispatcher).Shutdown', 'wg.Wait for the workers'], RUNNER],
+    notes: 'Held-out program (independent evaluation). The sender side (Send) has returned; jobs is buffered and empty.',
+  },
+  'healthy-kv-http-idle': {
+    taxonomy: 'healthy', verdict: 'healthy',
+    description: 'An idle net/http key-value server on 127.0.0.1 after three client requests, with its keep-alive connections open.',
+    stuck: [], consequences: [], notes: 'Held-out program (independent evaluation). Dumped by SIGQUIT.',
+  },
 };
 
 function markers(dir) {
