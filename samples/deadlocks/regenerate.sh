@@ -18,7 +18,7 @@ unset GOTRACEBACK GODEBUG GOMAXPROCS || true
 CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/leakscope-deadlocks"
 declare -A GOBIN=([go1.19]=/usr/bin/go [go1.23]=/usr/lib/go-1.23/bin/go)
 
-# The last 11 rows are the programs of an independent held-out evaluation; TestProgram runs their main.
+# The last 13 rows are the programs of an independent held-out evaluation; TestProgram runs their main.
 # case                      | timeout test (duration)          | leak-report test          | sigquit test
 TABLE='
 issue12-ledger              TestLedgerSettles:3s               -                          TestLedgerSettles
@@ -60,6 +60,8 @@ contact-import-abandon      TestImportRejectsBadAddress:3s     -                
 sensor-merge-nocancel       TestSoakFirstAlarm:3s              -                          TestSoakFirstAlarm
 cache-warm-lock-wait        TestWarmAll:3s                     -                          TestProgram
 mail-dispatch-shutdown      TestShutdownDrains:3s              -                          TestProgram
+healthy-render-pool         -                                  -                          TestProgram
+healthy-metrics-ticker      -                                  -                          TestProgram
 healthy-kv-http-idle        -                                  -                          TestProgram
 '
 # Cases whose timeout is 75 s: their dumps must show `, 1 minutes` waits.

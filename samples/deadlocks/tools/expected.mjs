@@ -259,7 +259,7 @@ const CASES = {
     description: 'A hub: the run loop, a janitor with a ticker and two sessions, each in a select that also watches ctx.Done().',
     stuck: [], consequences: [], notes: 'Dumped by SIGQUIT.',
   },
-  // The programs of the independent held-out evaluation (their truth file gave the sites; the
+  // The 13 programs of the independent held-out evaluation (their truth file gave the sites; the
   // code keeps the evaluator's line numbers). SIGQUIT dumps run TestProgram, i.e. the program's main.
   'seat-booking-audit': {
     taxonomy: 'resource/double-lock', verdict: 'deadlock',
@@ -346,6 +346,16 @@ const CASES = {
     stuck: [['range', '(*Dispatcher).worker', 'recv', 'every worker, in for m := range d.jobs']],
     consequences: [['shutdown', '(*Dispatcher).Shutdown', 'wg.Wait for the workers'], RUNNER],
     notes: 'Held-out program (independent evaluation). The sender side (Send) has returned; jobs is buffered and empty.',
+  },
+  'healthy-render-pool': {
+    taxonomy: 'healthy', verdict: 'healthy',
+    description: 'A pool of four render workers at rest, ranging over the unbuffered frames channel after three frames were rendered; the program waits for a signal before Close.',
+    stuck: [], consequences: [], notes: 'Held-out program (independent evaluation), where it drew a false warning (idle workers as stuck waits) under Go 1.23. Dumped by SIGQUIT.',
+  },
+  'healthy-metrics-ticker': {
+    taxonomy: 'healthy', verdict: 'healthy',
+    description: 'A flush loop and a sampling loop, each in a select on a ticker and ctx.Done, while the program waits on signal.NotifyContext.',
+    stuck: [], consequences: [], notes: 'Held-out program (independent evaluation). Dumped by SIGQUIT.',
   },
   'healthy-kv-http-idle': {
     taxonomy: 'healthy', verdict: 'healthy',
