@@ -17,9 +17,17 @@ import type { Confidence, StuckWait } from './types.js';
  * The object `w` waits on (a channel, a Cond) is referenced by no other goroutine, except others
  * waiting on it the same way: nobody alive can complete the operation. Needs a printed address.
  */
-function orphaned(w: Waiter, idx: RefIndex): string | undefined {
+/** The goroutine signal.Notify starts to deliver signals (`os/signal.loop` → `signal_recv`). */
+const SIGNAL_LOOP = /^os\/signal\.(loop|signal_recv)$/;
+
+/** `signals`: signal.Notify is in use and `w` is not a worker a WaitGroup waits for. */
+function orphaned(w: Waiter, idx: RefIndex, signals: boolean): string | undefined {
   const o = w.object;
   if (!o || o.identity === 'type' || (w.on !== 'chan-send' && w.on !== 'chan-receive' && w.on !== 'cond')) return undefined;
+  // With signal.Notify in use, the runtime's os/signal loop sends on channels no frame shows: a
+  // receive nobody else references may be `<-sigs` or `<-ctx.Done()` of signal.NotifyContext (a
+  // `range` or `v, ok :=` receive, chanrecv2, is a worker's, not a signal wait).
+  if (signals && w.on === 'chan-receive' && !w.frames.some((f) => f.frame.func === 'runtime.chanrecv2')) return undefined;
   const others = referencing(idx, o).filter((x) => x !== w && !(x.on === w.on && x.object !== undefined && sameObject(x.object, o)));
   if (others.length > 0) return undefined;
   const what = w.on === 'cond' ? 'condition variable' : 'channel';
@@ -45,6 +53,7 @@ export function findStuck(
   // Absence of a counterpart is evidence only while nothing of the program runs: a busy goroutine may
   // hold a channel in a closure or an inlined frame, where no argument shows it.
   const quiet = quietProcess(waiters);
+  const signals = waiters.some((w) => w.frames.some((f) => SIGNAL_LOOP.test(f.frame.func)));
   const byId = new Map(waiters.map((w) => [w.detail.id, w]));
   // An idle loop (a receive at its own entry) nobody can feed is a suspect only when a WaitGroup waits
   // for it: a pool at rest also receives on a channel no other frame shows (main keeps it in a local).
@@ -70,7 +79,7 @@ export function findStuck(
     const kids = kind === 'waitgroup' ? childrenOf(w, waiters) : [];
     const nobodyLeft = kind === 'waitgroup' && kids.length === 0 && sharing.length === 0;
     const idle = kind === 'channel' && atEntry(w) && !awaited.has(w);
-    const why = stuckReason(w, kind, context, maxMinutes, quiet && !idle ? orphaned(w, idx) ?? blockedChildren(w, kind, idx) : undefined, quiet && nobodyLeft);
+    const why = stuckReason(w, kind, context, maxMinutes, quiet && !idle ? orphaned(w, idx, signals && !awaited.has(w)) ?? blockedChildren(w, kind, idx) : undefined, quiet && nobodyLeft);
     if (!why) continue;
     const counterparts: Waiter[] = [];
     if (kind === 'waitgroup') {
