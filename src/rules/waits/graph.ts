@@ -188,8 +188,10 @@ export function childrenOf(p: Waiter, waiters: readonly Waiter[]): Waiter[] {
 export function sharingOf(w: Waiter, waiters: readonly Waiter[], idx: RefIndex): Waiter[] {
   const o = w.object;
   if (o === undefined) return [];
-  if (o.identity !== 'type') return referencing(idx, o).filter((x) => x !== w);
-  if (waiters.length > TYPE_PAIRS_MAX) return [];
+  const byAddress = o.identity !== 'type' ? referencing(idx, o).filter((x) => x !== w) : [];
+  if (byAddress.length > 0 || waiters.length > TYPE_PAIRS_MAX || o.ownerType === undefined) return byAddress;
+  // No frame shows the address (closures, inlined frames): goroutines in methods of the type whose
+  // method waits (a server's handlers, an agent's loops) are the ones it may wait for.
   return waiters.filter((x) => x !== w && x.frames.some((f) => f.origin === 'user' && methodType(f.frame.func) === o.ownerType));
 }
 

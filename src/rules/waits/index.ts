@@ -8,7 +8,8 @@
 import type { Analysis, WaitObject, Waiter } from '../../analyze/types.js';
 import { contextKind, provenStuck } from '../context.js';
 import {
-  LOCKS, TYPE_PAIRS_MAX, WAITS_FOR_OTHERS, atEntry, childrenOf, quietProcess, refIndex, sameObject, testBody,
+  LOCKS, TYPE_PAIRS_MAX, WAITS_FOR_OTHERS, atEntry, childrenOf, isHarness, quietProcess, refIndex, sameObject, sharingOf,
+  testBody, type RefIndex,
 } from './graph.js';
 import { findCycles, findHeld, findSelfLocks } from './locks.js';
 import { findStuck } from './stuck.js';
@@ -74,7 +75,25 @@ function findPatterns(a: Analysis): WaitPatterns {
       }
       continue;
     }
+    // It waits for goroutines it started that are busy, blocked forever (`select {}`, a nil channel:
+    // another rule's root) or queued on a lock no pattern here explains: they are the story; saying
+    // "nobody is left" or "nobody will send" about this one would be wrong. (Counterparts parked on a
+    // channel, a Cond or a Wait keep it: a shutdown that waits before it closes, a quiet cycle.)
+    if (waitsForKids && liveCounterparts(s, waiters, idx).some((c) => c.on === 'other' || LOCKS.has(c.on))) continue;
     stuckFinal.push(s);
+  }
+  // Before Go 1.21 no `in goroutine N` ties a WaitGroup to the goroutines it counts, and a helper that
+  // started them (`readRows`, `parse`) may have returned: a Wait with other suspects beside it waits
+  // for them rather than for nobody.
+  if (!waiters.some((w) => w.detail.createdBy !== undefined)) {
+    for (const s of [...stuckFinal]) {
+      if (s.kind !== 'waitgroup') continue;
+      const other = stuckFinal.find((y) => y !== s && y.kind !== 'waitgroup' && !testBody(y.waiter))?.waiter ?? [...used].find((u) => !testBody(u));
+      if (!other) continue;
+      const r = rootWaiter(other, cycles, held);
+      consequences.set(r, [...(consequences.get(r) ?? []), s.waiter]);
+      stuckFinal.splice(stuckFinal.indexOf(s), 1);
+    }
   }
   // A test body waiting (receive, select, Wait) while other suspects exist waits for them: before Go
   // 1.21 nothing links it to goroutines started by a helper that has returned (`Boot` → workers).
@@ -94,6 +113,13 @@ function findPatterns(a: Analysis): WaitPatterns {
       : provenStuck(context) || context === 'leak-report' ? stuckFinal
         : stuckFinal.filter((s) => s.waiter.readGroup.creator?.file.endsWith('_test.go'));
   return { context, selfLocks, cycles, held, stuck: final, consequences };
+}
+
+/** Goroutines `s` waits for that are alive: those it started, and for a WaitGroup those working on its struct. */
+function liveCounterparts(s: StuckWait, waiters: readonly Waiter[], idx: RefIndex): Waiter[] {
+  const kids = childrenOf(s.waiter, waiters);
+  const sharing = s.kind === 'waitgroup' ? sharingOf(s.waiter, waiters, idx) : [];
+  return [...new Set([...kids, ...sharing])].filter((c) => c !== s.waiter && !isHarness(c));
 }
 
 /** The goroutine a finding is rooted at for `w`: the first of its lock cycle, the holder it queues for, or itself. */

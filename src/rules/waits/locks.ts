@@ -9,7 +9,7 @@ import type { DumpContextKind } from '../../model/dump.js';
 import { provenStuck, suspectsAll } from '../context.js';
 import { shortFunc, siteText } from '../frames.js';
 import {
-  LOCKS, PROGRESS, callersReferencing, childrenOf, holdsFor, otherReferences, referencing, sameObject, stuckByTime,
+  LOCKS, PROGRESS, WAITS_FOR_OTHERS, callersReferencing, childrenOf, holdsFor, otherReferences, referencing, sameObject, stuckByTime,
   type RefIndex,
 } from './graph.js';
 import { identityText } from './text.js';
@@ -77,7 +77,9 @@ function onlyReader(r: Waiter, locks: readonly Waiter[], waiters: readonly Waite
   const pkg = r.frames[r.site]?.frame.pkg;
   if (!pkg) return undefined;
   const onX = new Set([r, ...locks.filter((x) => sameObject(x.object!, o))]);
-  const others = waiters.filter((x) => !onX.has(x) && x.frames.some((f) => f.frame.pkg === pkg && f.origin === 'user'));
+  // A parent parked until the goroutines on the lock finish (`<-done`, `wg.Wait`) holds no read lock for them.
+  const parentOf = (x: Waiter) => WAITS_FOR_OTHERS.has(x.on) && childrenOf(x, waiters).some((c) => onX.has(c));
+  const others = waiters.filter((x) => !onX.has(x) && !parentOf(x) && x.frames.some((f) => f.frame.pkg === pkg && f.origin === 'user'));
   if (others.length) return undefined;
   for (let i = r.site + 1; i < r.frames.length; i++) if (r.frames[i].frame.pkg === pkg) return r.frames[i];
   return undefined;
