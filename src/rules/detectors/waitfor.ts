@@ -90,7 +90,12 @@ export const selfLockDetector: Detector = {
 
 function cycleText(c: LockCycle): string {
   return c.members
-    .map((m) => `goroutine ${m.waiter.detail.id} in ${ownText(m.waiter)} holds ${hex(m.held.base)} (referenced in ${shortFunc(m.holds.frame.func)}) and waits for ${hex(m.waiter.object!.base)}`)
+    .map((m) => {
+      const held = m.byType
+        ? `a lock of ${shortFunc(m.held.ownerType ?? '')} (inside ${shortFunc(m.holds.frame.func)}, a method of that type: inferred from types)`
+        : `${hex(m.held.base)} (referenced in ${shortFunc(m.holds.frame.func)})`;
+      return `goroutine ${m.waiter.detail.id} in ${ownText(m.waiter)} holds ${held} and waits for ${objectText(m.waiter.object!)}`;
+    })
     .join('; ');
 }
 

@@ -42,7 +42,7 @@ function findPatterns(a: Analysis): WaitPatterns {
   const quiet = quietProcess(waiters);
   const selfLocks = findSelfLocks(waiters, locks, context, idx, small, quiet);
   for (const s of selfLocks) used.add(s.waiter);
-  const cycles = findCycles(locks.filter((w) => !used.has(w)), idx);
+  const cycles = findCycles(locks.filter((w) => !used.has(w)), idx, context, small, quiet);
   for (const c of cycles) for (const m of c.members) used.add(m.waiter);
   const held = findHeld(waiters, locks, used, context, idx, small, quiet);
   for (const h of held) used.add(h.blocked);

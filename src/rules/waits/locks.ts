@@ -85,16 +85,27 @@ function onlyReader(r: Waiter, locks: readonly Waiter[], waiters: readonly Waite
   return undefined;
 }
 
-export function findCycles(locks: readonly Waiter[], idx: RefIndex): LockCycle[] {
-  // Edge w → h: h (a lock waiter) references the object w waits for, so may hold it.
+export function findCycles(locks: readonly Waiter[], idx: RefIndex, context: DumpContextKind, small: boolean, quiet: boolean): LockCycle[] {
+  // Edge w → h: h (a lock waiter) references the object w waits for, so may hold it. In a small dump
+  // with evidence that it is stuck, also by type: h is inside a method of the type whose lock w waits
+  // for (a callback registry's Fire holding its lock while it calls out), when no address shows it.
   const isLock = new Set(locks);
-  const edges = new Map<Waiter, { to: Waiter; frame: WaitFrame }[]>();
+  const typed = small && lockEvidence(context, locks, quiet);
+  const edges = new Map<Waiter, { to: Waiter; frame: WaitFrame; byType: boolean }[]>();
   for (const w of locks) {
-    const list: { to: Waiter; frame: WaitFrame }[] = [];
+    const list: { to: Waiter; frame: WaitFrame; byType: boolean }[] = [];
     for (const h of referencing(idx, w.object!)) {
       if (h === w || !isLock.has(h)) continue;
       const f = holdsFor(h, w.object!);
-      if (f) list.push({ to: h, frame: f });
+      if (f) list.push({ to: h, frame: f, byType: false });
+    }
+    const t = w.object!.ownerType;
+    if (typed && t !== undefined) {
+      for (const h of locks) {
+        if (h === w || list.some((e) => e.to === h) || h.object!.ownerType === t) continue;
+        const f = h.frames.find((x) => x.index >= h.site && x.origin === 'user' && methodType(x.frame.func) === t);
+        if (f) list.push({ to: h, frame: f, byType: true });
+      }
     }
     edges.set(w, list);
   }
@@ -103,19 +114,19 @@ export function findCycles(locks: readonly Waiter[], idx: RefIndex): LockCycle[]
   for (const start of locks) {
     if (inCycle.has(start)) continue;
     // Shortest cycle back to `start` (breadth first; dumps here are small).
-    const prev = new Map<Waiter, { from: Waiter; frame: WaitFrame }>();
+    const prev = new Map<Waiter, { from: Waiter; frame: WaitFrame; byType: boolean }>();
     let frontier = [start];
-    let closing: { from: Waiter; frame: WaitFrame } | undefined;
+    let closing: { from: Waiter; frame: WaitFrame; byType: boolean } | undefined;
     for (let depth = 0; depth < 6 && frontier.length && !closing; depth++) {
       const next: Waiter[] = [];
       for (const x of frontier) {
         for (const e of edges.get(x) ?? []) {
           if (e.to === start) {
-            closing = { from: x, frame: e.frame };
+            closing = { from: x, frame: e.frame, byType: e.byType };
             break;
           }
           if (prev.has(e.to) || inCycle.has(e.to)) continue;
-          prev.set(e.to, { from: x, frame: e.frame });
+          prev.set(e.to, { from: x, frame: e.frame, byType: e.byType });
           next.push(e.to);
         }
         if (closing) break;
@@ -124,19 +135,19 @@ export function findCycles(locks: readonly Waiter[], idx: RefIndex): LockCycle[]
     }
     if (!closing) continue;
     // Walk back: each member holds what its predecessor waits for.
-    const chain: { waiter: Waiter; holds: WaitFrame; held: WaitObject }[] = [];
+    const chain: { waiter: Waiter; holds: WaitFrame; held: WaitObject; byType: boolean }[] = [];
     let cur = closing.from;
-    chain.push({ waiter: start, holds: closing.frame, held: cur.object! });
+    chain.push({ waiter: start, holds: closing.frame, held: cur.object!, byType: closing.byType });
     while (cur !== start) {
       const p = prev.get(cur)!;
-      chain.push({ waiter: cur, holds: p.frame, held: p.from.object! });
+      chain.push({ waiter: cur, holds: p.frame, held: p.from.object!, byType: p.byType });
       cur = p.from;
     }
     // In wait order: each member waits for what the next one holds (the last for the first's).
     chain.reverse();
     for (const m of chain) inCycle.add(m.waiter);
-    const seenAll = chain.every((m) => m.waiter.object!.identity === 'seen');
-    out.push({ members: chain, confidence: seenAll ? 'high' : 'medium' });
+    const seenAll = chain.every((m) => m.waiter.object!.identity === 'seen' && !m.byType);
+    out.push({ members: chain, confidence: chain.some((m) => m.byType) ? 'low' : seenAll ? 'high' : 'medium' });
   }
   return out;
 }

@@ -17,7 +17,8 @@ export interface SelfLock {
 
 /** Lock waiters each holding (probably) what the next one waits for. */
 export interface LockCycle {
-  readonly members: readonly { readonly waiter: Waiter; readonly holds: WaitFrame; readonly held: WaitObject }[];
+  /** In wait order; `byType`: the hold is inferred from being inside a method of the lock's type, no address. */
+  readonly members: readonly { readonly waiter: Waiter; readonly holds: WaitFrame; readonly held: WaitObject; readonly byType: boolean }[];
   readonly confidence: Confidence;
 }
 
