@@ -99,12 +99,14 @@ describe.skipIf(!run)('HTML report in Chromium: API-proxy leak sample', () => {
     const details = page.locator(`details[id="${target}"]`);
     await expect(details.evaluate((d) => (d as HTMLDetailsElement).open)).resolves.toBe(false);
     await link.click();
-    await expect(details.evaluate((d) => (d as HTMLDetailsElement).open)).resolves.toBe(true);
+    // The click's handler opens the details on the page's own schedule: poll, never read once (a
+    // loaded machine made a single read flaky).
+    await expect.poll(() => details.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
     await details.locator('ol.frames li').first().waitFor({ state: 'visible' });
     const frames = await details.locator('ol.frames .fn').allTextContents();
     expect(frames.length).toBeGreaterThan(0);
     await details.locator('summary').click();
-    await expect(details.evaluate((d) => (d as HTMLDetailsElement).open)).resolves.toBe(false);
+    await expect.poll(() => details.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
   });
 
   test('makes no request but the file itself, runs without errors or CSP violations', async () => {

@@ -227,7 +227,7 @@ function stuckCandidates(ctx: RuleContext, rule: ResolvedRule, kinds: ReadonlySe
     } else if (s.kind === 'leftover') {
       lines.push('It outlived the test that started it: whatever it waits on (a connection, a timer, a process) was not closed or cancelled when the test ended.');
     } else {
-      lines.push('No goroutine in the dump can be seen holding it: a return path without `Unlock` (no `defer`), or a holder that exited or panicked inside the critical section.');
+      lines.push('No goroutine in the dump is tied to this lock by its frame arguments: its holder is either one whose frames do not print the object (a closure, an inlined call; look for goroutines inside methods of the same type), or gone: a return path without `Unlock` (no `defer`), a holder that exited or panicked inside the critical section.');
     }
     const headline = `${ids.length === 1 ? 'Goroutine' : `${ids.length} goroutines`} stuck on ${STUCK_TITLES[s.kind]}: ${ownText(w)} [${state}]`;
     const story = `${who.charAt(0).toUpperCase()}${who.slice(1)} ${ids.length === 1 ? 'is' : 'are'} blocked [${state}] at ${ownText(w)}${minutes(w)}: ${s.why}. ${lines.join(' ')}`;
