@@ -7,7 +7,7 @@ import type { Snapshot, WaitKind } from '../model/dump.js';
 import { correlate } from './correlate.js';
 import { groupSnapshot, memberWaitKind } from './group.js';
 import { OriginClassifier } from './origin.js';
-import type { Analysis, AnalyzeOptions } from './types.js';
+import type { Analysis, AnalyzeOptions, WaitGraph } from './types.js';
 import { waitGraph } from './waitfor.js';
 
 export function analyze(snapshot: Snapshot, opts: AnalyzeOptions = {}): Analysis {
@@ -19,16 +19,17 @@ export function analyze(snapshot: Snapshot, opts: AnalyzeOptions = {}): Analysis
     const k = memberWaitKind(g, snapshot.format);
     byWaitKind[k] = (byWaitKind[k] ?? 0) + g.count;
   }
-  const waits = waitGraph(snapshot, groups, origins);
-  return {
-    snapshot,
-    level,
-    total: snapshot.total,
-    groups,
-    byWaitKind,
-    links: correlate(snapshot, groups),
-    ...(waits ? { waits } : {}),
-  };
+  const a: Analysis = { snapshot, level, total: snapshot.total, groups, byWaitKind, links: correlate(snapshot, groups) };
+  // The wait-for graph is built when first asked for (the rules ask): diff, trend and reports without
+  // rules over debug=2 dumps do not pay for it.
+  if (snapshot.goroutines?.length) {
+    let waits: WaitGraph | undefined | null = null;
+    Object.defineProperty(a, 'waits', {
+      enumerable: true,
+      get: () => (waits === null ? (waits = waitGraph(snapshot, groups, origins)) : waits),
+    });
+  }
+  return a;
 }
 
 export { signature, signatureOfFrames, keyFrames } from './signature.js';
