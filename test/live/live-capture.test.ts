@@ -26,6 +26,8 @@ import { analyze } from '../../src/analyze/index.js';
 import type { Analysis } from '../../src/analyze/types.js';
 import type { Dump, DumpFormat, Group, Snapshot } from '../../src/model/dump.js';
 import { readDump } from '../../src/read/index.js';
+// @ts-expect-error: a plain ES module shared with bundle.test.ts and bench/run.mjs
+import { goEnv } from './bundleprog/collect.mjs';
 import { REPO } from '../helpers/paths.js';
 import { groupMismatches, membership, type ExpectedGroup } from '../samples/expected.js';
 
@@ -96,21 +98,6 @@ describe('live capture prerequisites', () => {
     for (const k of ['deliver', 'waitAll', 'selectLoop', 'holdLock', 'lockWait', 'nap', 'park', 'watchParent']) expect(s[k], k).toBeGreaterThan(0);
   });
 });
-
-/** A Go environment that never reaches the network and never writes outside temp/user dirs. */
-function goEnv(tmp: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, GOFLAGS: '-mod=mod', GOPROXY: 'off', GOSUMDB: 'off', GOTOOLCHAIN: 'local', GOWORK: 'off' };
-  delete env.GOTRACEBACK;
-  delete env.GODEBUG;
-  delete env.GOMAXPROCS;
-  if (!env.GOCACHE) {
-    const r = spawnSync('go', ['env', 'GOCACHE'], { encoding: 'utf8', env });
-    const c = r.status === 0 ? r.stdout.trim() : '';
-    env.GOCACHE = c && c !== 'off' ? c : join(tmp, 'gocache');
-  }
-  if (!env.HOME && !env.GOPATH) env.GOPATH = join(tmp, 'gopath');
-  return env;
-}
 
 describe.runIf(HAVE_GO)('live capture over HTTP from a running Go program', () => {
   let tmp = '';

@@ -15,10 +15,12 @@ import { fileURLToPath } from 'node:url';
 
 const PROG_DIR = fileURLToPath(new URL('.', import.meta.url));
 
+/** A Go environment that never reaches the network and never writes outside temp/user dirs (live tests and bench). */
 export function goEnv(tmp) {
   const env = { ...process.env, GOFLAGS: '-mod=mod', GOPROXY: 'off', GOSUMDB: 'off', GOTOOLCHAIN: 'local', GOWORK: 'off' };
   delete env.GOTRACEBACK;
   delete env.GODEBUG;
+  delete env.GOMAXPROCS;
   if (!env.GOCACHE) {
     const r = spawnSync('go', ['env', 'GOCACHE'], { encoding: 'utf8', env });
     const c = r.status === 0 ? r.stdout.trim() : '';
