@@ -43,3 +43,15 @@ export function enclosingFunctions(func: string): string[] {
   }
   return out;
 }
+
+const RECEIVER = /^(.*)\.\(\*?([^)]+)\)\.[^.]+$/;
+const receiverMemo = new Map<string, string | undefined>();
+
+/** The receiver type of a method, or of the method a closure is in: `pkg.(*T).m.func1` → `pkg.T`; undefined for functions. */
+export function receiverType(func: string): string | undefined {
+  if (receiverMemo.has(func)) return receiverMemo.get(func);
+  const m = RECEIVER.exec(enclosing(func));
+  const t = m ? `${m[1]}.${m[2]}` : undefined;
+  receiverMemo.set(func, t);
+  return t;
+}

@@ -35,11 +35,11 @@ export function analyze(snapshot: Snapshot, opts: AnalyzeOptions = {}): Analysis
 export { signature, signatureOfFrames, keyFrames } from './signature.js';
 export { groupId, groupSnapshot } from './group.js';
 export { correlate, spawnerCandidates } from './correlate.js';
-export { enclosing, enclosingFunctions, isClosure } from './closures.js';
+export { enclosing, enclosingFunctions, isClosure, receiverType } from './closures.js';
 export {
   OriginClassifier, frameOrigin, packageOfFunc, KNOWN_DEPENDENCIES, KNOWN_HELPERS, STDLIB_ROOTS,
 } from './origin.js';
 export { classifyWait } from '../model/wait.js';
-export { waitGraph, baseOf, references, methodType, FIELD_SPAN } from './waitfor.js';
+export { waitGraph, baseOf, references, FIELD_SPAN } from './waitfor.js';
 export { argWords, hex } from './args.js';
 export type * from './types.js';

@@ -12,6 +12,7 @@
  */
 import type { GoroutineDetail, Group, Snapshot } from '../model/dump.js';
 import { argWords, isPointerLike, type ArgWord } from './args.js';
+import { isClosure, receiverType } from './closures.js';
 import type { OriginClassifier } from './origin.js';
 import type { AnalyzedGroup, WaitFrame, WaitGraph, WaitObject, WaitOn, Waiter } from './types.js';
 
@@ -153,16 +154,9 @@ function semaOffset(on: WaitOn | undefined, lockSlow: boolean, rwLock: boolean):
   }
 }
 
-/** Receiver type of a method, `pkg.(*T).m` → `pkg.T`, for closures of methods too. */
-const RECEIVER = /^(.*?)\.\(\*?([^)]+)\)\.[^.]+/;
-
-export function methodType(func: string): string | undefined {
-  const m = RECEIVER.exec(func);
-  return m ? `${m[1]}.${m[2]}` : undefined;
-}
-
+/** A method itself, not a closure inside one: its first word is the receiver. */
 function isMethod(func: string): boolean {
-  return RECEIVER.test(func) && !/\.func\d+/.test(func.slice(func.lastIndexOf(')')));
+  return receiverType(func) !== undefined && !isClosure(func);
 }
 
 const NONE: readonly number[] = Object.freeze([]);
@@ -253,7 +247,7 @@ function waitObject(
 ): WaitObject | undefined {
   if (call.on === 'other' || call.on === 'select') return undefined;
   const siteFunc = frames[site]?.frame.func ?? '';
-  const ownerType = methodType(siteFunc);
+  const ownerType = receiverType(siteFunc);
   const seen = firstWord(d, frames, call.argFrame);
   if (seen !== undefined && seen.exact) {
     return { addr: seen.value, base: baseOf(seen.value, addresses), identity: 'seen', ...(ownerType ? { ownerType } : {}) };

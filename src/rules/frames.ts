@@ -2,12 +2,10 @@
 import type { AnalyzedGroup, SiteFrame } from '../analyze/types.js';
 import type { Frame } from '../model/dump.js';
 
-import { enclosing, isClosure } from '../analyze/closures.js';
+import { enclosing, isClosure, receiverType } from '../analyze/closures.js';
 
-export { enclosing, isClosure };
+export { enclosing, isClosure, receiverType };
 export { shortFunc } from '../model/func-name.js';
-
-const receiverMemo = new Map<string, string | undefined>();
 
 /** Base name of a file path (either separator). */
 export function baseName(file: string): string {
@@ -139,17 +137,6 @@ export function receivesInRange(g: AnalyzedGroup): boolean {
 /** Functions of the stack as a set, for fast "is F on the path" tests. */
 export function funcSet(g: AnalyzedGroup): Set<string> {
   return new Set(g.frames.map((f) => f.func));
-}
-
-/** The receiver type of a method, `pkg.(*T).m` → `pkg.T`, `pkg.T.m` → `pkg.T`; undefined for functions. */
-const RECEIVER = /^(.*)\.\(\*?([^)]+)\)\.[^.]+$/;
-
-export function receiverType(func: string): string | undefined {
-  if (receiverMemo.has(func)) return receiverMemo.get(func);
-  const m = RECEIVER.exec(enclosing(func));
-  const t = m ? `${m[1]}.${m[2]}` : undefined;
-  receiverMemo.set(func, t);
-  return t;
 }
 
 /** Wait text: `12–30 minutes`, `30 minutes`, or '' when no goroutine printed a wait. */

@@ -2,7 +2,8 @@
  * Questions about the waiters of a wait-for graph that every pattern asks: who references an object,
  * who started whom, which goroutines belong to the test harness or idle at their own entry.
  */
-import { methodType, references } from '../../analyze/waitfor.js';
+import { references } from '../../analyze/waitfor.js';
+import { receiverType } from '../../analyze/closures.js';
 import type { AnalyzedGroup, WaitFrame, WaitObject, Waiter } from '../../analyze/types.js';
 import { isClosure } from '../frames.js';
 
@@ -192,7 +193,7 @@ export function sharingOf(w: Waiter, waiters: readonly Waiter[], idx: RefIndex):
   if (byAddress.length > 0 || waiters.length > TYPE_PAIRS_MAX || o.ownerType === undefined) return byAddress;
   // No frame shows the address (closures, inlined frames): goroutines in methods of the type whose
   // method waits (a server's handlers, an agent's loops) are the ones it may wait for.
-  return waiters.filter((x) => x !== w && x.frames.some((f) => f.origin === 'user' && methodType(f.frame.func) === o.ownerType));
+  return waiters.filter((x) => x !== w && x.frames.some((f) => f.origin === 'user' && receiverType(f.frame.func) === o.ownerType));
 }
 
 /** Analyzed groups of waiters, distinct, in order. */

@@ -3,7 +3,8 @@
  * recursive RLock behind a queued writer), lock-order cycles, and a lock held while blocked.
  */
 import { hex } from '../../analyze/args.js';
-import { methodType, references } from '../../analyze/waitfor.js';
+import { references } from '../../analyze/waitfor.js';
+import { receiverType } from '../../analyze/closures.js';
 import type { WaitFrame, WaitObject, Waiter } from '../../analyze/types.js';
 import type { DumpContextKind } from '../../model/dump.js';
 import { provenStuck, suspectsAll } from '../context.js';
@@ -50,9 +51,9 @@ export function findSelfLocks(waiters: readonly Waiter[], locks: readonly Waiter
       // Only the type: a caller that is a method of the same type, and nobody else in such a method.
       if (!small) continue;
       const t = o.ownerType;
-      holder = w.frames.slice(w.site + 1).find((f) => f.origin === 'user' && methodType(f.frame.func) === t);
+      holder = w.frames.slice(w.site + 1).find((f) => f.origin === 'user' && receiverType(f.frame.func) === t);
       if (!holder) continue;
-      const others = waiters.filter((x) => x !== w && x.frames.some((f) => methodType(f.frame.func) === t));
+      const others = waiters.filter((x) => x !== w && x.frames.some((f) => receiverType(f.frame.func) === t));
       if (others.some((x) => !LOCKS.has(x.on))) continue;
       if (!stuckByTime(w) && !suspectsAll(context) && context !== 'signal') continue;
       confidence = 'low';
@@ -103,7 +104,7 @@ export function findCycles(locks: readonly Waiter[], idx: RefIndex, context: Dum
     if (typed && t !== undefined) {
       for (const h of locks) {
         if (h === w || list.some((e) => e.to === h) || h.object!.ownerType === t) continue;
-        const f = h.frames.find((x) => x.index >= h.site && x.origin === 'user' && methodType(x.frame.func) === t);
+        const f = h.frames.find((x) => x.index >= h.site && x.origin === 'user' && receiverType(x.frame.func) === t);
         if (f) list.push({ to: h, frame: f, byType: true });
       }
     }
@@ -175,7 +176,7 @@ export function findHeld(
     for (const b of cands) {
       if (b === w || !blocked(b)) continue;
       const f = typed
-        ? b.frames.slice(b.site).find((x) => x.origin === 'user' && methodType(x.frame.func) === o.ownerType)
+        ? b.frames.slice(b.site).find((x) => x.origin === 'user' && receiverType(x.frame.func) === o.ownerType)
         : holdsFor(b, o);
       if (!f) continue;
       let byObject = per.get(b);
