@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Rebuilds every sample program with the installed Go toolchain (offline) and
+# Rebuilds every sample program with the installed Go toolchain (offline, -trimpath: the dumps carry
+# module-relative paths, not the path of this checkout) and
 # rewrites its dumps. Usage: samples/regenerate.sh [case ...]
 # Each program verifies its own dumps against its expected.json before writing
 # them; this script then re-checks every written file with dumpkit/cmd/checkdump.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-export GOFLAGS=-mod=mod GOPROXY=off GOSUMDB=off GONOSUMDB='*' GOTOOLCHAIN=local GOWORK=off
+export GOFLAGS='-mod=mod -trimpath' GOPROXY=off GOSUMDB=off GONOSUMDB='*' GOTOOLCHAIN=local GOWORK=off
 export GOCACHE="${GOCACHE:-$(go env GOCACHE)}"
 unset GOTRACEBACK GODEBUG GOMAXPROCS || true
 

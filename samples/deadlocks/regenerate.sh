@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
-# Rebuilds every dump of samples/deadlocks with Go 1.19 (`go`) and Go 1.23 (/usr/lib/go-1.23/bin/go),
-# offline, then checks each dump against its case's expected.json (tools/checkdumps).
-# Usage: samples/deadlocks/regenerate.sh [case ...]      (~2 minutes: the 75 s timeouts run in parallel)
+# Rebuilds every dump of samples/deadlocks with Go 1.19 (`go`), Go 1.23, 1.24 and 1.26
+# (/usr/lib/go-1.NN/bin/go), offline and with -trimpath (the dumps carry module-relative paths, not
+# the checkout's), then checks each dump against its case's expected.json (tools/checkdumps).
+# Usage: samples/deadlocks/regenerate.sh [case ...]      (~3 minutes: the 75 s timeouts run in parallel)
+#        GO_VERSIONS="go1.24 go1.26" samples/deadlocks/regenerate.sh   (only these toolchains)
+# A toolchain that is not installed is skipped with a line saying so, and its dumps are left as they
+# are. Go 1.24 and 1.26 are Debian packages of trixie and sid; see samples/README.md ("Newer Go
+# runtimes") for the apt source and low pin that install them beside Debian's own Go.
 #
 # Per case and toolchain, up to three dumps (the table below says which):
 #   test-timeout.txt  `go test -count=1 -run '^T$' -timeout D ./case/`, stdout+stderr exactly as printed
@@ -13,10 +18,16 @@
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-export GOFLAGS=-mod=mod GOPROXY=off GOSUMDB=off GONOSUMDB='*' GOTOOLCHAIN=local GOWORK=off
+export GOFLAGS='-mod=mod -trimpath' GOPROXY=off GOSUMDB=off GONOSUMDB='*' GOTOOLCHAIN=local GOWORK=off
 unset GOTRACEBACK GODEBUG GOMAXPROCS || true
 CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/leakscope-deadlocks"
-declare -A GOBIN=([go1.19]=/usr/bin/go [go1.23]=/usr/lib/go-1.23/bin/go)
+# gobin VER: the toolchain of Go VER (go1.19 is Debian's default `go`).
+gobin() { if [[ "$1" == go1.19 ]]; then echo /usr/bin/go; else echo "/usr/lib/go-${1#go}/bin/go"; fi; }
+VERSIONS=()
+for v in ${GO_VERSIONS:-go1.19 go1.23 go1.24 go1.26}; do
+	if [[ -x "$(gobin "$v")" ]]; then VERSIONS+=("$v"); else printf '== skipping %s: %s is not installed (see samples/README.md, "Newer Go runtimes")\n' "$v" "$(gobin "$v")" >&2; fi
+done
+((${#VERSIONS[@]})) || { echo "no Go toolchain to run" >&2; exit 1; }
 
 # The last 13 rows are the programs of an independent held-out evaluation; TestProgram runs their main.
 # case                      | timeout test (duration)          | leak-report test          | sigquit test
@@ -74,7 +85,7 @@ log() { printf '== %s\n' "$*" >&2; }
 # run_go VER ARGS...: the toolchain VER with its own build cache, from the module root.
 run_go() {
 	local v="$1"; shift
-	(cd "$HERE" && GOCACHE="$CACHE/$v" "${GOBIN[$v]}" "$@")
+	(cd "$HERE" && GOCACHE="$CACHE/$v" "$(gobin "$v")" "$@")
 }
 
 # job KIND VER CASE TEST [DURATION]: writes CASE/VER/KIND.txt; any failure is logged into $WORK/failed.
@@ -101,9 +112,8 @@ job() {
 	esac
 	log "$c/$v/$kind"
 }
-export -f job run_go log
+export -f job run_go log gobin
 export HERE CACHE WORK
-export GOBIN_19="${GOBIN[go1.19]}" GOBIN_23="${GOBIN[go1.23]}"
 
 want=("$@")
 jobs=()
@@ -111,7 +121,7 @@ while read -r c to lk sq; do
 	[[ -z "$c" ]] && continue
 	if ((${#want[@]})) && [[ ! " ${want[*]} " == *" $c "* ]]; then continue; fi
 	[[ -d "$HERE/$c" ]] || { echo "unknown case $c" >&2; exit 2; }
-	for v in go1.19 go1.23; do
+	for v in "${VERSIONS[@]}"; do
 		rm -rf "${HERE:?}/$c/$v"
 		[[ "$to" != - ]] && jobs+=("test-timeout $v $c ${to%%:*} ${to##*:}")
 		[[ "$lk" != - ]] && jobs+=("leak-report $v $c $lk")
@@ -120,17 +130,17 @@ while read -r c to lk sq; do
 done <<<"$TABLE"
 
 # Build caches first (one toolchain at a time), so the timed runs do not compete with compiles.
-for v in go1.19 go1.23; do run_go "$v" vet ./...; run_go "$v" test -count=1 -run '^$' ./... >/dev/null; done
+for v in "${VERSIONS[@]}"; do run_go "$v" vet ./...; run_go "$v" test -count=1 -run '^$' ./... >/dev/null; done
 
 # Slow (75 s) jobs first, then the rest, 6 at a time: most jobs only wait.
 printf '%s\n' "${jobs[@]}" | awk '/:75s|75s$/ {print; next} {rest[NR]=$0} END {for (i in rest) print rest[i]}' >"$WORK/jobs"
 : >"$WORK/failed"
-xargs -P 6 -L 1 bash -c 'declare -A GOBIN=([go1.19]="$GOBIN_19" [go1.23]="$GOBIN_23"); job "$@"' _ <"$WORK/jobs"
+xargs -P 6 -L 1 bash -c 'job "$@"' _ <"$WORK/jobs"
 if [[ -s "$WORK/failed" ]]; then cat "$WORK/failed" >&2; exit 1; fi
 
 for c in "${SLOW[@]}"; do
 	if ((${#want[@]})) && [[ ! " ${want[*]} " == *" $c "* ]]; then continue; fi
-	for v in go1.19 go1.23; do
+	for v in "${VERSIONS[@]}"; do
 		f="$HERE/$c/$v/test-timeout.txt"
 		[[ -f "$f" ]] || continue
 		grep -q ', 1 minutes\]:' "$f" || { echo "$c/$v/test-timeout.txt: no ', 1 minutes' wait" >&2; exit 1; }
@@ -139,5 +149,7 @@ done
 
 cases=()
 while read -r c _; do [[ -n "$c" ]] && { ((${#want[@]})) && [[ ! " ${want[*]} " == *" $c "* ]] && continue; cases+=("$c"); }; done <<<"$TABLE"
-run_go go1.19 run ./tools/checkdumps "${cases[@]}"
+# expected.json lists the dumps on disk (and the states per version): rewrite it, then prove it.
+node "$HERE/tools/expected.mjs"
+run_go "${VERSIONS[0]}" run ./tools/checkdumps "${cases[@]}"
 log "done"

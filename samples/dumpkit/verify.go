@@ -2,14 +2,21 @@ package dumpkit
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 )
 
+// moduleVersion is the `@version` a -trimpath build prints after a dependency's module path
+// (leakscope.local/dumpkit@v0.0.0/harness.go); membership ignores it on both sides.
+var moduleVersion = regexp.MustCompile(`@v[^/]*/`)
+
 // Matches reports whether frame f is the group's identifying frame: same
-// function, same line (any line when g.Line is 0), and a file path that ends with "/"+g.File (or equals it).
+// function, same line (any line when g.Line is 0), and a file path that ends with "/"+g.File (or equals it),
+// module versions aside.
 func (g *Group) Matches(f Frame) bool {
+	file, want := moduleVersion.ReplaceAllString(f.File, "/"), moduleVersion.ReplaceAllString(g.File, "/")
 	return f.Function == g.Function && (g.Line == 0 || f.Line == g.Line) &&
-		(f.File == g.File || strings.HasSuffix(f.File, "/"+g.File))
+		(file == want || strings.HasSuffix(file, "/"+want))
 }
 
 // UserStack is the function names of a stack without "runtime." frames,

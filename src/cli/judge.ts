@@ -85,7 +85,8 @@ export function sourcePaths(findings: readonly Finding[], sourceDir: string | un
     for (const fr of f.evidence.stack) if (fr.file) files.add(fr.file);
   }
   for (const file of [...files].sort()) {
-    if (!isAbsolute(file) || file.startsWith(abs + '/')) continue;
+    // Absolute paths, and the module paths of a -trimpath build (example.com/app/pkg/x.go).
+    if (file.startsWith(abs + '/') || (!isAbsolute(file) && isFile(join(abs, file)))) continue;
     const parts = file.split('/');
     // The longest tail of the path that is a file in DIR: the prefix before it maps to DIR.
     for (let i = 1; i < parts.length - 1; i++) {

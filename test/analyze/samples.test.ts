@@ -13,6 +13,7 @@ import type { Analysis, AnalyzedGroup } from '../../src/analyze/types.js';
 import type { WaitKind } from '../../src/model/dump.js';
 import { readDump } from '../../src/read/index.js';
 import { SAMPLES, sampleCases } from '../helpers/paths.js';
+import { fileMatches } from '../samples/expected.js';
 
 const FILES = { pprof: 'goroutine.debug0.pb.gz', debug1: 'goroutine.debug1.txt', debug2: 'goroutine.debug2.txt' } as const;
 type Fmt = keyof typeof FILES;
@@ -33,7 +34,7 @@ const cases = sampleCases().filter((c) => Object.values(FILES).every((f) => exis
 /** Groups holding the frame an expected group is identified by (function + file suffix + line). */
 function holding(a: Analysis, e: ExpectedGroup): AnalyzedGroup[] {
   return a.groups.filter((g) =>
-    g.frames.some((f) => f.func === e.function && f.line === e.line && f.file.replace(/\\/g, '/').endsWith(`/${e.file}`)));
+    g.frames.some((f) => f.func === e.function && f.line === e.line && fileMatches(f.file, e.file)));
 }
 
 /** What the printed state says, and what each format can see of it. */

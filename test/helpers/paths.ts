@@ -37,12 +37,15 @@ export function sampleCases(): string[] {
 }
 
 /**
- * The folder that held `samples/` when the sample dumps were written (`/work/main` when built there):
- * dumps carry the absolute paths of the machine that ran the programs, not of this checkout.
+ * The folder that held `samples/` when the soak series were written (`/work/main` when built there):
+ * those dumps carry the absolute paths of the machine that ran the programs, not of this checkout.
+ * (The other samples are built with -trimpath and carry module paths: `example.com/apiproxy/pkg/…`.)
  */
 export function sampleBuildRoot(): string {
-  const text = readFileSync(join(SAMPLES, 'apiproxy-leak', 'goroutine.debug2.txt'), 'utf8');
-  const m = /\t(\S*)\/samples\/apiproxy-leak\//.exec(text);
-  if (!m) throw new Error('no samples/ path in samples/apiproxy-leak/goroutine.debug2.txt');
+  const dir = join(SAMPLES, 'soak-leak', 'series');
+  const file = readdirSync(dir).filter((f) => f.endsWith('.txt')).sort()[0];
+  const text = readFileSync(join(dir, file), 'utf8');
+  const m = /\t(\S*)\/samples\/soak-leak\//.exec(text);
+  if (!m) throw new Error(`no samples/ path in samples/soak-leak/series/${file}`);
   return m[1];
 }

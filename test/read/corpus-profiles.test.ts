@@ -14,6 +14,7 @@ import { InputError } from '../../src/read/errors.js';
 import { readDump } from '../../src/read/index.js';
 import { readDebug1Direct } from '../helpers/debug1-direct.js';
 import { CORPUS, SAMPLES, corpusAvailable, corpusFiles, sampleCases } from '../helpers/paths.js';
+import { fileMatches } from '../samples/expected.js';
 
 interface SourceRow { file: string; count: string; features: string }
 
@@ -122,7 +123,7 @@ describe.skipIf(!corpusAvailable())('corpus profiles', () => {
 /** Goroutines of a snapshot whose stack has the frame (function, file ending, line) of an expected group. */
 function countAt(s: Snapshot, g: { function: string; file: string; line: number }): number {
   return s.groups
-    .filter((x) => x.frames.some((f) => f.func === g.function && f.line === g.line && (f.file === g.file || f.file.endsWith(`/${g.file}`))))
+    .filter((x) => x.frames.some((f) => f.func === g.function && f.line === g.line && fileMatches(f.file, g.file)))
     .reduce((n, x) => n + x.count, 0);
 }
 

@@ -104,7 +104,7 @@ describe('sarif', () => {
   });
 
   it('locates the blocked send at its line, with the waiting parents as related locations', () => {
-    const log = JSON.parse(renderSarif(inputs.leak, { pathPrefixes: [{ from: '/work/main/', to: '' }] }));
+    const log = JSON.parse(renderSarif(inputs.leak, { pathPrefixes: [{ from: 'example.com/apiproxy/', to: 'samples/apiproxy-leak/' }] }));
     const run = log.runs[0];
     const send = run.results.find((r: { ruleId: string }) => r.ruleId === 'core/blocked-send');
     expect(send.level).toBe('error');

@@ -37,7 +37,7 @@ describe('table', () => {
 
   it('prints the stacks of the top groups with the blocking site marked', () => {
     const out = renderTable(leak, { top: 2, stacks: true });
-    expect(out).toMatch(/#2 · 300 goroutines · chan-send · group [0-9a-f]+\n {2}example\.com\/apiproxy\/pkg\/stores\/proxy\.returnErr \(inlined\) {2}← blocking site\n {6}\/work\/main\/samples\/apiproxy-leak\/pkg\/stores\/proxy\/proxy_store\.go:50/);
+    expect(out).toMatch(/#2 · 300 goroutines · chan-send · group [0-9a-f]+\n {2}example\.com\/apiproxy\/pkg\/stores\/proxy\.returnErr \(inlined\) {2}← blocking site\n {6}example\.com\/apiproxy\/pkg\/stores\/proxy\/proxy_store\.go:50/);
     expect(out).toContain('  created by golang.org/x/sync/errgroup.(*Group).Go');
   });
 

@@ -70,8 +70,10 @@ export type PprofFormat = keyof typeof PPROF_FILES;
 
 /** `file` (module- or GOROOT-relative) names the printed path: equal, or a suffix after `/`. */
 export function fileMatches(printed: string, file: string): boolean {
-  const p = printed.replace(/\\/g, '/');
-  return p === file || p.endsWith(`/${file}`);
+  // A -trimpath build prints a dependency as module@version/file: the version is ignored on both sides.
+  const p = printed.replace(/\\/g, '/').replace(/@v[^/]*\//g, '/');
+  const f = file.replace(/@v[^/]*\//g, '/');
+  return p === f || p.endsWith(`/${f}`);
 }
 
 /** The membership rule of samples/README.md for one frame. */

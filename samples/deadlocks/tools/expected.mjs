@@ -8,16 +8,19 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const HERE = join(dirname(fileURLToPath(import.meta.url)), '..');
-const GO = { 'go1.19': 'go1.19.8', 'go1.23': 'go1.23.5' };
+const GO = { 'go1.19': 'go1.19.8', 'go1.23': 'go1.23.5', 'go1.24': 'go1.24.4', 'go1.26': 'go1.26.10' };
+const VERSIONS = Object.keys(GO);
+/** The wait reason per version; `since` lists [version, reason] changes in order (see docs/go-versions.md). */
+const reason = (...since) => Object.fromEntries(VERSIONS.map((v) => [v, since.filter(([from]) => v >= from).at(-1)[1]]));
 const STATES = {
-  lock: { 'go1.19': 'semacquire', 'go1.23': 'sync.Mutex.Lock' },
-  rlock: { 'go1.19': 'semacquire', 'go1.23': 'sync.RWMutex.RLock' },
-  wlock: { 'go1.19': 'semacquire', 'go1.23': 'sync.RWMutex.Lock' },
-  wg: { 'go1.19': 'semacquire', 'go1.23': 'semacquire' },
-  cond: { 'go1.19': 'sync.Cond.Wait', 'go1.23': 'sync.Cond.Wait' },
-  send: { 'go1.19': 'chan send', 'go1.23': 'chan send' },
-  recv: { 'go1.19': 'chan receive', 'go1.23': 'chan receive' },
-  select: { 'go1.19': 'select', 'go1.23': 'select' },
+  lock: reason(['go1.19', 'semacquire'], ['go1.23', 'sync.Mutex.Lock']),
+  rlock: reason(['go1.19', 'semacquire'], ['go1.23', 'sync.RWMutex.RLock']),
+  wlock: reason(['go1.19', 'semacquire'], ['go1.23', 'sync.RWMutex.Lock']),
+  wg: reason(['go1.19', 'semacquire'], ['go1.24', 'sync.WaitGroup.Wait']),
+  cond: reason(['go1.19', 'sync.Cond.Wait']),
+  send: reason(['go1.19', 'chan send']),
+  recv: reason(['go1.19', 'chan receive']),
+  select: reason(['go1.19', 'select']),
 };
 const KIND = { lock: 'mutex', rlock: 'rwmutex', wlock: 'rwmutex', wg: 'waitgroup', cond: 'cond', send: 'chan-send', recv: 'chan-receive', select: 'select' };
 const RUNNER = { function: 'testing.(*T).Run', file: '', line: 0, note: 'the test runner (main goroutine, chan receive) waits for the hung test' };
@@ -393,7 +396,7 @@ function site(dir, marks, [marker, fn, op, note], withState) {
 for (const [dir, c] of Object.entries(CASES)) {
   const marks = markers(dir);
   const files = [];
-  for (const v of ['go1.19', 'go1.23']) {
+  for (const v of VERSIONS) {
     const d = join(HERE, dir, v);
     if (!existsSync(d)) continue;
     for (const kind of ['test-timeout', 'leak-report', 'sigquit']) {
@@ -412,7 +415,7 @@ for (const [dir, c] of Object.entries(CASES)) {
     files,
     stuck: c.stuck.map((s) => site(dir, marks, s, true)),
     consequences,
-    notes: `${c.notes} Leak reports are printed by internal/leakcheck, our stand-in for go.uber.org/goleak (goleak's format: the older record shape with the runtime header under Go 1.19, the newer one without it under Go 1.23); every stack in them is the runtime's runtime.Stack text.`,
+    notes: `${c.notes} Leak reports are printed by internal/leakcheck, our stand-in for go.uber.org/goleak (goleak's format: the older record shape with the runtime header under Go 1.19, the newer one without it under Go 1.23 and later); every stack in them is the runtime's runtime.Stack text.`,
   };
   writeFileSync(join(HERE, dir, 'expected.json'), JSON.stringify(doc, null, 2) + '\n');
 }

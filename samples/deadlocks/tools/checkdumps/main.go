@@ -157,8 +157,10 @@ func main() {
 				}
 			}
 		}
-		for _, v := range []string{"go1.19", "go1.23"} {
-			ents, _ := os.ReadDir(filepath.Join(c, v))
+		vers, _ := filepath.Glob(filepath.Join(c, "go1.*"))
+		for _, vd := range vers {
+			v := filepath.Base(vd)
+			ents, _ := os.ReadDir(vd)
 			for _, d := range ents {
 				if !listed[v+"/"+d.Name()] {
 					fail("%s/%s/%s: not listed in expected.json", c, v, d.Name())
