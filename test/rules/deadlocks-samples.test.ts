@@ -1,5 +1,5 @@
 /**
- * Issue 12 acceptance on samples/deadlocks (our own programs, Go 1.19 and 1.23, test timeouts, leak
+ * Issue 12 acceptance on samples/deadlocks (our own programs, Go 1.19, 1.23, 1.24 and 1.26, test timeouts, leak
  * reports and SIGQUIT dumps): every stuck site of expected.json is named by a warning or error of the
  * leak, deadlock or contention categories (at least one of them as a root), the test runner and the
  * goroutines listed as consequences are never a root, each such finding says with what confidence it
@@ -82,7 +82,7 @@ describe('samples/deadlocks: the stuck sites, never the harness', () => {
 });
 
 describe('the two bugs of issue 12 are two findings, not one invented cycle', () => {
-  for (const file of ['go1.19/test-timeout.txt', 'go1.23/test-timeout.txt', 'go1.19/sigquit.txt', 'go1.23/sigquit.txt']) {
+  for (const file of ['go1.19', 'go1.23', 'go1.24', 'go1.26'].flatMap((v) => [`${v}/test-timeout.txt`, `${v}/sigquit.txt`])) {
     it.skipIf(!existsSync(join(ROOT, 'issue12-ledger', file)))(file, async () => {
       const fs = blaming((await findingsOf(join(ROOT, 'issue12-ledger', file))).flat());
       const cycle = fs.filter((f) => f.ruleId === 'core/lock-order');
