@@ -4,6 +4,7 @@
  * `archive!entry`, placed in its process (src/cli/processes.ts). Plain files keep the reading they had.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
+import type { Dump } from '../model/dump.js';
 import { relative } from 'node:path';
 import { Readable } from 'node:stream';
 import { analyze } from '../analyze/index.js';
@@ -56,7 +57,7 @@ export async function loadBundle(
   // Entries with neither a pod name nor a folder belong to the archive, named like an unpacked folder.
   const fallback = containerName(input.path);
   const loaded = read.dumps.map((d): LoadedInput => {
-    const place = placeOf(d.path, fallback);
+    const place = leakProfilesApart(placeOf(d.path, fallback), d.dump);
     return {
       path: d.name,
       dump: d.dump,
@@ -65,6 +66,15 @@ export async function loadBundle(
     };
   });
   return { loaded, counts: read.counts };
+}
+
+/**
+ * A process's goroutineleak profiles (debug=0/1: leaked goroutines only) are a series of their own:
+ * next to its goroutine profiles they would read as every other group vanishing and coming back.
+ */
+function leakProfilesApart(p: Placement, dump: Dump): Placement {
+  const leak = dump.snapshots.length > 0 && dump.snapshots.every((s) => s.profile === 'goroutineleak');
+  return leak ? { ...p, process: `${p.process} (goroutineleak)` } : p;
 }
 
 /** The process of a plain file found in a folder or glob; none for a file named on the command line. */

@@ -6,7 +6,7 @@
 import type { Analysis, AnalyzedGroup } from '../analyze/types.js';
 import type { RaceReport } from '../model/dump.js';
 import { union, withCascade } from './cascade.js';
-import { isLeaked, matchGroup, matchWhen, re, siteView, type FindingFacts } from './match.js';
+import { hasLeakProof, isLeaked, matchGroup, matchWhen, re, siteView, type FindingFacts } from './match.js';
 import { LinkGraph } from './links.js';
 import { siteKey, siteOf } from './frames.js';
 import { textOrder } from './collate.js';
@@ -58,7 +58,7 @@ export function runEngine(input: EngineInput): Finding[] {
   cands = suppress(cands, input.suppress ?? []);
   const scored = cands
     .map((c) => score(c, a))
-    .filter((c): c is Candidate & { severity: Severity } => c !== null);
+    .filter((c): c is Candidate & { severity: Severity } => c !== null && !guessBesideProof(c, a));
   return dedupe(mergeByRoot(absorb(scored, a))).map((c) => finishCandidate(c, a));
 }
 
@@ -259,8 +259,24 @@ function mergeByRoot<C extends Candidate & { severity: Severity }>(cands: C[]): 
   return [...out, ...byRoot.values()];
 }
 
+/**
+ * Where the runtime has said which goroutines leaked (a goroutineleak profile; a debug=2 dump with
+ * `(leaked)` marks, which is what `goroutineleak?debug=2` prints), a leak or deadlock guess about a
+ * goroutine it did not mark would stand beside the proof: that goroutine waits on something a
+ * runnable goroutine can still reach. Neutral `info` findings (idle loops) stay.
+ */
+function guessBesideProof(c: Candidate & { severity: Severity }, a: Analysis): boolean {
+  return !!c.root && c.severity !== 'info' && CLAIMING.has(c.rule.category) && hasLeakProof(a) && !isLeaked(c.root, a);
+}
+
+/** A rule that states the runtime's proof (`match: {leaked: true}`) describes a proven root best. */
+function proven(c: Candidate): boolean {
+  return c.rule.match?.leaked === true;
+}
+
 /** The rule that matched the root itself describes it better than one re-rooted onto it. */
 function better(a: Candidate & { severity: Severity }, b: Candidate & { severity: Severity }): boolean {
+  if (proven(a) !== proven(b)) return proven(a);
   // What the wait-for graph proves (who holds what) describes a root better than its stack shape.
   if (!!a.precise !== !!b.precise && SEVERITY_RANK[a.severity] === SEVERITY_RANK[b.severity]) return !!a.precise;
   if (!!a.rerooted !== !!b.rerooted) return !a.rerooted;

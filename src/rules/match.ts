@@ -20,6 +20,18 @@ export function isLeaked(g: AnalyzedGroup, a: Analysis): boolean {
   return g.flags.leaked === true || (g.leaked ?? 0) > 0 || (a.snapshot.profile === 'goroutineleak' && a.snapshot.format !== 'debug2');
 }
 
+const proofMemo = new WeakMap<Analysis, boolean>();
+
+/** The runtime's leak detector ran for this snapshot: a goroutineleak profile, or `(leaked)` marks. */
+export function hasLeakProof(a: Analysis): boolean {
+  let r = proofMemo.get(a);
+  if (r === undefined) {
+    r = a.snapshot.profile === 'goroutineleak' || a.groups.some((g) => g.flags.leaked === true || (g.leaked ?? 0) > 0);
+    proofMemo.set(a, r);
+  }
+  return r;
+}
+
 export function anyFrame(g: AnalyzedGroup, pattern: string, a?: Analysis): boolean {
   const funcs = a ? matchingFuncs(a, g, pattern) : undefined;
   if (funcs) return funcs.size > 0 && g.frames.some((f) => funcs.has(f.func));

@@ -70,7 +70,7 @@ export interface Result {
   stderr: string;
 }
 
-export function run(args: readonly string[], opts: { cwd?: string; input?: string; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<Result> {
+export function run(args: readonly string[], opts: { cwd?: string; input?: string | Buffer; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<Result> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: opts.cwd ?? REPO,

@@ -90,7 +90,7 @@ function renderFinding(f: Finding, i: number, ctx: FindingContext): string {
     : '';
   return (
     `<article class="finding sev-${esc(f.severity)}" id="f-${i + 1}">` +
-    `<header><span class="badge sev-${esc(f.severity)}">${esc(KIND_BADGE[kind])}</span><h3>${esc(f.title)}</h3>` +
+    `<header><span class="badge sev-${esc(f.severity)}">${esc(KIND_BADGE[kind])}</span>${provenBadge(f)}<h3>${esc(f.title)}</h3>` +
     `<span class="rule">${esc(f.ruleId)} · ${plural(f.evidence.goroutines, 'goroutine')}</span></header>${snap}` +
     '<dl class="www">' +
     `<dt>What</dt><dd>${prose(f.explanation)}</dd>` +
@@ -104,6 +104,19 @@ function renderFinding(f: Finding, i: number, ctx: FindingContext): string {
     stack +
     '</article>'
   );
+}
+
+/** The runtime's leak-detecting GC proved these goroutines leaked (goroutineleak profile, `(leaked)`). */
+export function isProven(f: Finding): boolean {
+  return f.confidence === 'certain' && f.evidence.facts.some((x) => x.startsWith(PROOF));
+}
+
+const PROOF = "proven by the runtime's leak-detecting GC";
+
+function provenBadge(f: Finding): string {
+  if (!isProven(f)) return '';
+  const why = f.evidence.facts.find((x) => x.startsWith(PROOF))!;
+  return `<span class="badge proven" title="${esc(why)}">proven by the runtime</span>`;
 }
 
 /** Findings, most severe first, then by goroutines involved; input order breaks ties. */

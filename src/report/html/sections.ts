@@ -4,7 +4,7 @@ import type { RaceReport } from '../../model/dump.js';
 import type { Finding } from '../../rules/types.js';
 import type { GateResult } from '../types.js';
 import { esc } from './escape.js';
-import { findingKind, type FindingKind } from './findings.js';
+import { findingKind, isProven, type FindingKind } from './findings.js';
 import { fmtInt, fmtShare, plural } from './format.js';
 import { renderFrames } from './frames.js';
 import { snapshotLabel } from './series.js';
@@ -64,7 +64,9 @@ export function verdict(findings: readonly Finding[], analyses: readonly Analysi
   }
   const share = latest && total > 0 ? ` (${fmtShare(n / total)})` : '';
   const of = analyses.length === 1 ? ` of ${fmtInt(total)} goroutines` : latest ? ` of ${fmtInt(total)} goroutines in the latest snapshot` : ` goroutines in ${plural(analyses.length, 'snapshot')}`;
-  return { text: `${parts.join(', ')} found`, bad: true, sub: `${fmtInt(n)}${of}${share} ${n === 1 ? 'is' : 'are'} involved.` };
+  const proven = findings.filter(isProven).length;
+  const proof = proven ? ` ${proven === findings.filter((f) => findingKind(f) !== 'note').length ? (proven === 1 ? 'The finding is' : 'Every finding is') : `${fmtInt(proven)} of the findings ${proven === 1 ? 'is' : 'are'}`} proven by the runtime's leak-detecting GC.` : '';
+  return { text: `${parts.join(', ')} found`, bad: true, sub: `${fmtInt(n)}${of}${share} ${n === 1 ? 'is' : 'are'} involved.${proof}` };
 }
 
 export function renderVerdict(v: Verdict): string {

@@ -96,7 +96,7 @@ ol.frames .fn{display:block}ol.frames .loc{display:block;padding-left:16px}
 .tag{font-size:11px;border:1px solid var(--border);border-radius:4px;padding:0 4px;margin-left:6px;color:var(--muted)}
 figure.excerpt{margin:10px 0}figure.excerpt figcaption{font-size:13px;color:var(--muted);display:flex;gap:10px;align-items:center}
 figure.excerpt p{margin:4px 0 0}figure.excerpt pre{margin:6px 0 0}pre .hl{display:inline-block;min-width:100%;background:var(--warn-bg);color:var(--fg);font-weight:700}
-.badge.conf-high{background:var(--err-bg);color:var(--err)}.badge.conf-medium{background:var(--warn-bg);color:var(--warn)}.badge.conf-low{background:var(--row);color:var(--muted)}
+.badge.proven{background:var(--err);color:#fff;margin-left:6px}.badge.conf-high{background:var(--err-bg);color:var(--err)}.badge.conf-medium{background:var(--warn-bg);color:var(--warn)}.badge.conf-low{background:var(--row);color:var(--muted)}
 pre{background:var(--code);border:1px solid var(--border);border-radius:6px;padding:10px 12px;overflow-x:auto;white-space:pre}
 ul.tree,ul.tree ul{list-style:none;margin:0;padding-left:22px}ul.tree{padding-left:0}
 ul.tree li{position:relative;padding:3px 0}

@@ -7,6 +7,7 @@ import { hungSetDetector } from './hung.js';
 import { orphanWaitDetector } from './joins.js';
 import { lockOrderDetector } from './locks.js';
 import { poolDetector } from './pool.js';
+import { provenDetector } from './proven.js';
 import { raceDetector } from './race.js';
 import { longParkDetector, loopsDetector, proportionalDetector } from './scale.js';
 import { heldLockDetector, selfLockDetector, stuckWaitDetector } from './waitfor.js';
@@ -14,6 +15,7 @@ import { heldLockDetector, selfLockDetector, stuckWaitDetector } from './waitfor
 export const DETECTORS: Readonly<Record<string, Detector>> = {
   cascade: cascadeDetector,
   pool: poolDetector,
+  proven: provenDetector,
   'lock-order': lockOrderDetector,
   'orphan-wait': orphanWaitDetector,
   'map-crash': mapCrashDetector,

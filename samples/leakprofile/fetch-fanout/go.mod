@@ -1,0 +1,3 @@
+module example.com/fetchgw
+
+go 1.26
