@@ -2,7 +2,7 @@
 import type { Analysis, AnalyzedGroup, SiteFrame } from '../analyze/types.js';
 import type { RaceReport } from '../model/dump.js';
 import { describe, evidenceGroup, render, templateVars } from './evidence.js';
-import { isJoinWaiter, num, pct, shortFunc, siteKey, siteOf, siteText, stateOf, waitText } from './frames.js';
+import { isJoinWaiter, isParked, num, pct, shortFunc, siteKey, siteOf, siteText, stateOf, waitText } from './frames.js';
 import type { LinkGraph } from './links.js';
 import type { Finding, Rule, Severity } from './types.js';
 
@@ -150,6 +150,15 @@ export function behind(g: AnalyzedGroup, rootCount: number): number {
   return rootCount > 0 && isJoinWaiter(g) && g.count > rootCount ? rootCount : g.count;
 }
 
+/** testing/synctest: which bubble, and whether synctest can see the wait (only durable waits count). */
+function bubbleFact(g: AnalyzedGroup): string | undefined {
+  const b = g.flags.synctestBubble;
+  if (b === undefined) return undefined;
+  if (g.flags.durable) return `in synctest bubble ${b}: a durable wait, which synctest sees (it reports a bubble deadlock when every goroutine of the bubble is durably blocked)`;
+  if (!isParked(g)) return `in synctest bubble ${b}`;
+  return `in synctest bubble ${b}: not a durable wait (a mutex, I/O or a wait outside the bubble), so synctest cannot see it block: the test hangs until its timeout`;
+}
+
 function rootFacts(c: Candidate, a: Analysis): string[] {
   const g = c.root!;
   const out: string[] = [];
@@ -157,6 +166,8 @@ function rootFacts(c: Candidate, a: Analysis): string[] {
   out.push(`${num(g.count)} of ${num(a.total)} goroutines (${pct(g.share)}) [${state}] at ${siteText(siteOf(g))}`);
   if (g.wait) out.push(`waiting ${waitText(g.wait)} (${num(g.wait.stamped)} of ${num(g.count)} printed a wait time)`);
   if (g.creator) out.push(`created by ${shortFunc(g.creator.func)} at ${siteText(g.creator)}`);
+  const bubble = bubbleFact(g);
+  if (bubble) out.push(bubble);
   const atSite = siteCount(c);
   if (atSite !== g.count) out.push(`${num(atSite)} goroutines at ${siteText(siteOf(g))} in ${c.roots.length + 1} call paths; the largest is shown`);
   for (const r of c.roots) out.push(`${atSite !== g.count ? 'also at this site, another call path' : 'also root'}: ${describe(r)}`);

@@ -1,0 +1,3 @@
+module example.com/synctestcases
+
+go 1.26
