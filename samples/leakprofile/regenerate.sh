@@ -14,7 +14,7 @@
 #
 # Go 1.26 is not Debian bookworm's Go. To install it beside Debian's own (nothing else is upgraded):
 #   echo 'deb http://deb.debian.org/debian sid main' >/etc/apt/sources.list.d/sid.list
-#   printf 'Package: *\nPin: release a=unstable\nPin-Priority: 40\n' >/etc/apt/preferences.d/sid
+#   printf 'Package: *\nPin: release n=sid\nPin-Priority: 40\n' >/etc/apt/preferences.d/sid
 #   apt-get update && apt-get install -y -t sid golang-1.26-go golang-1.26-src
 # (Go 1.24 the same way from trixie, Pin-Priority 50: golang-1.24-go.)
 set -euo pipefail

@@ -14,7 +14,7 @@
 # GOEXPERIMENT=synctest, another API). Go 1.26 is not Debian bookworm's Go; install it beside
 # Debian's own, with nothing else upgraded:
 #   echo 'deb http://deb.debian.org/debian sid main' >/etc/apt/sources.list.d/sid.list
-#   printf 'Package: *\nPin: release a=unstable\nPin-Priority: 40\n' >/etc/apt/preferences.d/sid
+#   printf 'Package: *\nPin: release n=sid\nPin-Priority: 40\n' >/etc/apt/preferences.d/sid
 #   apt-get update && apt-get install -y -t sid golang-1.26-go golang-1.26-src
 set -euo pipefail
 
