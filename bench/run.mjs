@@ -5,7 +5,12 @@
 // counts its newlines. Figures are ratios against that baseline because the machine is shared and
 // noisy. Results go to stdout and to bench/out/results.json.
 //
-//   node bench/run.mjs [--sizes 25000,100000,250000] [--with-1m] [--runs 3] [--series 360] [--skip-series] [--skip-rules] [--skip-pileup] [--skip-bundle] [--trend-json]
+//   node bench/run.mjs [--sizes 25000,100000,250000] [--with-1m] [--runs 3] [--series 360] [--skip-series] [--skip-rules] [--skip-distinct] [--skip-pileup] [--skip-bundle] [--trend-json]
+//
+// The distinct-stacks case (bench/gen -distinct 20000: 20,000 goroutines, each on a stack of its own,
+// all waiting on one channel of one receiver) is timed end to end (`inspect` with and without rules)
+// against the newline count of the same run, and per stage in-process (bench/stage-time.mjs): CPU
+// time per distinct stack across read, analyze, the wait-for graph, rules and the report.
 //
 // --with-1m adds the 1,000,000-goroutine point (a ~2.8 GB debug=2 file; the generator needs ~6 GB of
 // memory): opt-in, and skipped with a note when the machine has too little free memory or disk.
@@ -199,6 +204,41 @@ if (!args.includes('--skip-rules')) {
     results.rules.push(row);
     console.log(`rules on ${row.groups} groups (${ext}): ${fmt(row.rulesMs, 0)} ms (CPU ${fmt(row.rulesCpuMs, 0)} ms), analyze ${fmt(row.analyzeMs, 0)} ms`);
   }
+}
+
+if (!args.includes('--skip-distinct')) {
+  const count = 20000;
+  const prefix = `distinct${count}`;
+  const file = join(out, `${prefix}.debug2.txt`);
+  if (!existsSync(file)) {
+    console.error(`generating ${count} goroutines on distinct stacks …`);
+    execFileSync(generator(), ['-distinct', String(count), '-out', out], { stdio: 'inherit' });
+  }
+  const m = measureTogether({
+    baseline: [join(here, 'count-newlines.mjs'), file],
+    tool: [cli, 'inspect', file, '--output', join(out, 'last.txt')],
+    norules: [cli, 'inspect', file, '--no-rules', '--output', join(out, 'last.txt')],
+  });
+  const stagesRuns = [];
+  for (let i = 0; i < runs; i++) {
+    const r = spawnSync(process.execPath, [join(here, 'stage-time.mjs'), file], { encoding: 'utf8', maxBuffer: 1 << 26 });
+    if (r.status !== 0) throw new Error(`stage-time ${file}: exit ${r.status}: ${r.stderr.slice(0, 500)}`);
+    stagesRuns.push(JSON.parse(r.stdout));
+  }
+  const med = (xs) => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+  const stageNames = Object.keys(stagesRuns[0].stages);
+  const perStage = Object.fromEntries(stageNames.map((k) => [k, med(stagesRuns.map((r) => r.stages[k].cpuMs))]));
+  const groups = stagesRuns[0].groups;
+  const usPerStack = med(stagesRuns.map((r) => r.usPerGroup));
+  results.distinct = {
+    file, bytes: statSync(file).size, goroutines: stagesRuns[0].goroutines, groups,
+    baselineMs: m.baseline.wallMs, wallMs: m.tool.wallMs, ratio: m.tool.wallMs / m.baseline.wallMs, peakRssMB: m.tool.peakRssMB,
+    noRulesMs: m.norules.wallMs, noRulesRatio: m.norules.wallMs / m.baseline.wallMs, noRulesPeakRssMB: m.norules.peakRssMB,
+    stageCpuMs: perStage, usPerStack,
+  };
+  const d = results.distinct;
+  console.log(`${count} distinct stacks (${fmt(d.bytes / 1e6, 1)} MB debug=2, ${groups} groups): ${fmt(d.wallMs, 0)} ms (baseline ${fmt(d.baselineMs, 0)} ms, ratio ${fmt(d.ratio)}), peak RSS ${fmt(d.peakRssMB, 0)} MB; without rules ${fmt(d.noRulesMs, 0)} ms (ratio ${fmt(d.noRulesRatio)}), peak RSS ${fmt(d.noRulesPeakRssMB, 0)} MB`);
+  console.log(`  CPU per stage, in-process (median of ${runs}): ${stageNames.map((k) => `${k} ${fmt(perStage[k], 0)} ms`).join(', ')}; ${fmt(usPerStack, 1)} µs per distinct stack`);
 }
 
 if (!args.includes('--skip-pileup')) {

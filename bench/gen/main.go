@@ -20,22 +20,24 @@ import (
 	"sync"
 	"time"
 
+	"leakscope.dev/bench/gen/internal/maze"
 	"leakscope.dev/bench/gen/internal/peers"
 	"leakscope.dev/bench/gen/internal/streaming/dispatch"
 )
 
 var (
-	n       = flag.Int("n", 250000, "goroutines to park")
-	shapes  = flag.Int("shapes", 300, "distinct stacks")
-	out     = flag.String("out", ".", "output folder")
-	prefix  = flag.String("prefix", "", "file name prefix, default g<n>")
-	ioConns = flag.Int("io", 400, "loopback connections whose readers park in IO wait")
-	cap64   = flag.Bool("cap64", false, "also write debug=2 through pprof.Lookup(goroutine).WriteTo(w, 2), which Go caps at 64 MiB")
-	series  = flag.Int("series", 0, "instead of one dump, write this many debug=1 snapshots while a leak grows")
-	every   = flag.Int("leak-per-step", 25, "with -series: goroutines leaked between two snapshots")
-	wide    = flag.Bool("wide", false, "spell each shape's path with its own bits: -shapes distinct stacks (up to 262,144)")
-	pileup  = flag.Int("pileup", 0, "instead of the shapes, this many queries, each waiting for -children lookups queued on one RWMutex whose holder is stuck elsewhere")
-	kids    = flag.Int("children", 144, "with -pileup: lookups per query")
+	n        = flag.Int("n", 250000, "goroutines to park")
+	shapes   = flag.Int("shapes", 300, "distinct stacks")
+	out      = flag.String("out", ".", "output folder")
+	prefix   = flag.String("prefix", "", "file name prefix, default g<n>")
+	ioConns  = flag.Int("io", 400, "loopback connections whose readers park in IO wait")
+	cap64    = flag.Bool("cap64", false, "also write debug=2 through pprof.Lookup(goroutine).WriteTo(w, 2), which Go caps at 64 MiB")
+	series   = flag.Int("series", 0, "instead of one dump, write this many debug=1 snapshots while a leak grows")
+	every    = flag.Int("leak-per-step", 25, "with -series: goroutines leaked between two snapshots")
+	wide     = flag.Bool("wide", false, "spell each shape's path with its own bits: -shapes distinct stacks (up to 262,144)")
+	pileup   = flag.Int("pileup", 0, "instead of the shapes, this many queries, each waiting for -children lookups queued on one RWMutex whose holder is stuck elsewhere")
+	kids     = flag.Int("children", 144, "with -pileup: lookups per query")
+	distinct = flag.Int("distinct", 0, "instead of the shapes, this many goroutines each on its own stack (bench/gen/internal/maze), all waiting on one channel of one receiver")
 )
 
 func worker(shape int) {
@@ -124,6 +126,16 @@ func startPileup() {
 	started.Wait()
 }
 
+// startMaze parks -distinct goroutines, each on a stack of its own (package maze).
+func startMaze() {
+	m := maze.New()
+	m.Started.Add(*distinct)
+	for i := 0; i < *distinct; i++ {
+		go m.Walk(i)
+	}
+	m.Started.Wait()
+}
+
 // pileupParked: every goroutine of the pile-up is in one of its three parked stacks (a debug=1
 // profile has one record per stack: the compaction, the queries, the lookups, and main writing it).
 func pileupParked() bool {
@@ -164,9 +176,14 @@ func main() {
 		if *pileup > 0 {
 			*prefix = fmt.Sprintf("pileup%dx%d", *pileup, *kids)
 		}
+		if *distinct > 0 {
+			*prefix = fmt.Sprintf("distinct%d", *distinct)
+		}
 	}
 	if *pileup > 0 {
 		startPileup()
+	} else if *distinct > 0 {
+		startMaze()
 	} else {
 		dispatch.Conns = loopbackConns(*ioConns)
 	}
@@ -174,7 +191,7 @@ func main() {
 		writeSeries()
 		return
 	}
-	if *pileup == 0 {
+	if *pileup == 0 && *distinct == 0 {
 		dispatch.Hold()
 		dispatch.Started.Add(*n)
 		for i := 0; i < *n; i++ {

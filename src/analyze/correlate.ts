@@ -120,13 +120,13 @@ function cmp(a: string, b: string): number {
 function frameIndex(groups: readonly AnalyzedGroup[]): Map<string, AnalyzedGroup[]> {
   const index = new Map<string, AnalyzedGroup[]>();
   for (const g of groups) {
-    const seen = new Set<string>();
-    for (const f of keyFrames(g.frames)) {
-      if (seen.has(f.func)) continue;
-      seen.add(f.func);
-      const list = index.get(f.func);
-      if (list) list.push(g);
-      else index.set(f.func, [g]);
+    const frames = keyFrames(g.frames);
+    for (let i = 0; i < frames.length; i++) {
+      const func = frames[i].func;
+      const list = index.get(func);
+      // Groups are indexed in order: a function seen before on this stack ends its list with g.
+      if (list === undefined) index.set(func, [g]);
+      else if (list[list.length - 1] !== g) list.push(g);
     }
   }
   return index;
@@ -134,5 +134,6 @@ function frameIndex(groups: readonly AnalyzedGroup[]): Map<string, AnalyzedGroup
 
 /** Whether any member printed `created by … in goroutine N`: then the ids, not inference, decide. */
 function hasCreatorIds(snapshot: Snapshot, g: AnalyzedGroup): boolean {
-  return g.members.some((m) => (snapshot.groups[m].creator?.goroutineIds.length ?? 0) > 0);
+  for (let i = 0; i < g.members.length; i++) if ((snapshot.groups[g.members[i]].creator?.goroutineIds.length ?? 0) > 0) return true;
+  return false;
 }

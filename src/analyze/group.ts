@@ -63,25 +63,36 @@ export function groupSnapshot(
   level: SimilarityLevel,
   origins: OriginClassifier,
 ): AnalyzedGroup[] {
-  const buckets = new Map<string, Bucket>();
-  snapshot.groups.forEach((g, index) => {
+  // Signature → the index of its only read-stage group, or the bucket of several: most signatures
+  // (every one, in a dump of distinct stacks) have one group, finished without a bucket's tallies.
+  const buckets = new Map<string, number | Bucket>();
+  const groups = snapshot.groups;
+  const format = snapshot.format;
+  for (let index = 0; index < groups.length; index++) {
+    const g = groups[index];
     const key = signature(g, level) || '(no frames)';
-    let b = buckets.get(key);
-    if (!b) {
-      b = {
-        key, members: [], largest: g, count: 0, states: new Map(), kinds: new Map(),
+    const b = buckets.get(key);
+    if (b === undefined) buckets.set(key, index);
+    else if (typeof b === 'number') {
+      const first = groups[b];
+      const nb: Bucket = {
+        key, members: [], largest: first, count: 0, states: new Map(), kinds: new Map(),
         waitMin: Infinity, waitMax: -Infinity, stamped: 0, labelSets: new Set(), ids: new Set(),
         leaked: 0, flags: {}, bubbles: new Set(), partial: false, elided: 0,
       };
-      buckets.set(key, b);
-    }
-    addMember(b, g, index, memberWaitKind(g, snapshot.format));
-  });
+      addMember(nb, first, b, memberWaitKind(first, format));
+      addMember(nb, g, index, memberWaitKind(g, format));
+      buckets.set(key, nb);
+    } else addMember(b, g, index, memberWaitKind(g, format));
+  }
   const total = snapshot.total;
-  const out = [...buckets.values()].map((b) => finish(b, snapshot, total, origins));
+  const out: AnalyzedGroup[] = [];
+  for (const [key, b] of buckets) out.push(typeof b === 'number' ? finishOne(key, groups[b], b, snapshot, total, origins) : finish(b, snapshot, total, origins));
   out.sort((a, b) => b.count - a.count || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return out;
 }
+
+const FLAG_NAMES = ['leaked', 'durable', 'lockedToThread', 'scan', 'stackUnavailable', 'crashed'] as const;
 
 function addMember(b: Bucket, g: Group, index: number, kind: WaitKind): void {
   b.members.push(index);
@@ -102,9 +113,7 @@ function addMember(b: Bucket, g: Group, index: number, kind: WaitKind): void {
   const f = g.flags;
   if (f.leaked) b.leaked += g.count;
   // Any member decides: a crashed or partial member must not be hidden by a healthy majority.
-  for (const k of ['leaked', 'durable', 'lockedToThread', 'scan', 'stackUnavailable', 'crashed'] as const) {
-    if (f[k]) b.flags[k] = true;
-  }
+  for (const k of FLAG_NAMES) if (f[k]) b.flags[k] = true;
   b.bubbles.add(f.synctestBubble);
   if (g.partial) b.partial = true;
   if (g.elidedFrames !== 0 && (b.elided === 0 || g.elidedFrames > b.elided)) b.elided = g.elidedFrames;
@@ -140,6 +149,45 @@ function finish(b: Bucket, snapshot: Snapshot, total: number, origins: OriginCla
     partial: b.partial,
     members: b.members,
   };
+}
+
+/** `finish` of a bucket whose only member is `g` (the same group, without the bucket's tallies). */
+function finishOne(key: string, g: Group, index: number, snapshot: Snapshot, total: number, origins: OriginClassifier): AnalyzedGroup {
+  const frames = origins.siteFrames(g.frames);
+  const blockingSite = origins.blockingSite(frames);
+  const f = g.flags;
+  const flags: Bucket['flags'] = {};
+  for (const k of FLAG_NAMES) if (f[k]) flags[k] = true;
+  if (f.synctestBubble !== undefined) flags.synctestBubble = f.synctestBubble;
+  const c = g.creator;
+  const creator = c ? { ...c, goroutineIds: sortedIds(c.goroutineIds) } : undefined;
+  const leaked = f.leaked ? g.count : 0;
+  return {
+    key,
+    id: groupId(key),
+    count: g.count,
+    share: total > 0 ? g.count / total : 0,
+    waitKind: memberWaitKind(g, snapshot.format),
+    states: [g.state],
+    ...(g.wait && g.wait.stamped > 0 ? { wait: { min: Math.min(Infinity, g.wait.min), max: Math.max(-Infinity, g.wait.max), stamped: g.wait.stamped } } : {}),
+    frames,
+    ...(blockingSite ? { blockingSite } : {}),
+    ...(creator ? { creator } : {}),
+    labels: { ...g.labels },
+    labelSets: 1,
+    goroutineIds: sortedIds(g.goroutineIds),
+    flags,
+    ...(leaked > 0 ? { leaked } : {}),
+    elidedFrames: g.elidedFrames,
+    partial: g.partial ? true : false,
+    members: [index],
+  };
+}
+
+/** Ids once each, ascending, at most MAX_ID_SAMPLE (those of one group are nearly always so already). */
+function sortedIds(ids: readonly number[]): number[] {
+  for (let i = 1; i < ids.length; i++) if (!(ids[i - 1] < ids[i])) return [...new Set(ids)].sort((x, y) => x - y).slice(0, MAX_ID_SAMPLE);
+  return ids.slice(0, MAX_ID_SAMPLE);
 }
 
 /** Most goroutines first; ties by name so that output is stable. */

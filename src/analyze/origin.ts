@@ -105,6 +105,8 @@ export class OriginClassifier {
   private readonly cache = new Map<Frame, FrameOrigin>();
   /** By package: `blockingSite` asks about site frames, which are new objects per group. */
   private readonly helperCache = new Map<string, boolean>();
+  /** Site frames by frame, then by position (`siteFrames`). */
+  private readonly sites = new Map<Frame, SiteFrame[]>();
   private readonly userModules: readonly string[];
   private readonly helpers: readonly string[];
 
@@ -132,11 +134,22 @@ export class OriginClassifier {
     return h;
   }
 
-  /** Frames with their origin and index. */
+  /**
+   * Frames with their origin and index. A site frame is made once per frame and position and shared
+   * by the groups that have that frame there (distinct stacks share most of their frames).
+   */
   siteFrames(frames: readonly Frame[]): SiteFrame[] {
-    return frames.map((f, index) => ({
-      func: f.func, pkg: f.pkg, file: f.file, line: f.line, inlined: f.inlined, origin: this.origin(f), index,
-    }));
+    const out = new Array<SiteFrame>(frames.length);
+    for (let index = 0; index < frames.length; index++) {
+      const f = frames[index];
+      let at = this.sites.get(f);
+      if (at === undefined) {
+        at = [];
+        this.sites.set(f, at);
+      }
+      out[index] = at[index] ??= { func: f.func, pkg: f.pkg, file: f.file, line: f.line, inlined: f.inlined, origin: this.origin(f), index };
+    }
+    return out;
   }
 
   /**

@@ -141,6 +141,9 @@ export class FrameTable {
   }
 }
 
+/** Strings `SnapshotBuilder.keep` remembers at most. */
+const KEPT_STRINGS = 4096;
+
 export class SnapshotBuilder {
   /** Groups by their stack's key (`framesKey`), then by `restKey`. */
   private readonly groups = new Map<string, StackGroups>();
@@ -156,6 +159,8 @@ export class SnapshotBuilder {
   private lastLine?: number;
   /** Numbers for frames that no FrameTable interned, by content (negative: never a table's number). */
   private foreign: Map<string, number> | undefined;
+  /** Detached strings of groups (`keep`). */
+  private readonly kept = new Map<string, string>();
 
   constructor(readonly header: SnapshotHeader) {}
 
@@ -195,22 +200,17 @@ export class SnapshotBuilder {
     // Two levels: the stack (a string the traceback reader keeps per stack, so its hash is computed
     // once), then the rest of the identity (state, creator, labels…).
     const stack = g.framesKey ?? this.framesKey(g.frames);
-    let sg = this.groups.get(stack);
+    const sg = this.groups.get(stack);
+    let m: MutableGroup | undefined;
     if (sg === undefined) {
-      sg = { last: undefined, byRest: new Map() };
-      this.groups.set(stack, sg);
-    }
-    // Goroutines of one stack nearly always share the rest too: compare with the group the last one
-    // went to, field by field, before building the key string.
-    let m = sg.last;
-    if (m === undefined || !sameRest(m, g)) {
-      const key = this.restKey(g);
-      m = sg.byRest.get(key);
-      if (!m) {
-        m = this.newGroup(g, key);
-        sg.byRest.set(key, m);
-      }
-      sg.last = m;
+      // A new stack: its first group (a dump of distinct stacks has one group per stack).
+      m = this.newGroup(g, this.restKey(g));
+      this.groups.set(stack, { last: m, byRest: undefined });
+    } else {
+      // Goroutines of one stack nearly always share the rest too: compare with the group the last
+      // one went to, field by field, before building the key string.
+      m = sg.last;
+      if (m === undefined || !sameRest(m, g)) m = this.stackGroup(sg, g, this.restKey(g));
     }
     m.count += count;
     this.total += count;
@@ -231,13 +231,36 @@ export class SnapshotBuilder {
     }
   }
 
+  /** The group of a stack's groups filed under `rest`, made when new; it becomes the stack's last. */
+  private stackGroup(sg: StackGroups, g: GoroutineRecord, rest: string): MutableGroup {
+    const byRest = stackByRest(sg);
+    let m = byRest.get(rest);
+    if (!m) {
+      m = this.newGroup(g, rest);
+      byRest.set(rest, m);
+    }
+    sg.last = m;
+    return m;
+  }
+
+  /** `detach(s)`, once per distinct string: groups of distinct stacks share their states and creators. */
+  private keep(s: string): string {
+    let k = this.kept.get(s);
+    if (k === undefined) {
+      if (this.kept.size >= KEPT_STRINGS) this.kept.clear();
+      k = detach(s);
+      this.kept.set(k, k);
+    }
+    return k;
+  }
+
   private newGroup(g: GoroutineRecord, rest: string): MutableGroup {
     const m: MutableGroup = {
       index: this.order.length,
       rest,
       plain: isPlain(g),
       count: 0,
-      state: detach(g.state),
+      state: this.keep(g.state),
       flags: g.flags ?? {},
       waitKind: g.waitKind,
       waitMin: Infinity,
@@ -245,7 +268,7 @@ export class SnapshotBuilder {
       stamped: 0,
       frames: g.frames,
       elidedFrames: g.elidedFrames ?? 0,
-      creator: g.creator && { ...g.creator, func: detach(g.creator.func), pkg: detach(g.creator.pkg), file: detach(g.creator.file) },
+      creator: g.creator && { ...g.creator, func: this.keep(g.creator.func), pkg: this.keep(g.creator.pkg), file: this.keep(g.creator.file) },
       creatorIds: new Set(),
       labels: g.labels ?? {},
       ids: [],
@@ -348,7 +371,8 @@ export class SnapshotBuilder {
         sg = { last: undefined, byRest: new Map() };
         this.groups.set(stack, sg);
       }
-      let m = sg.byRest.get(p.rest);
+      const byRest = stackByRest(sg);
+      let m = byRest.get(p.rest);
       if (!m) {
         m = {
           ...p,
@@ -362,7 +386,7 @@ export class SnapshotBuilder {
           ids: [],
           ancestors: p.ancestors.map((a) => ({ goroutineId: a.goroutineId, frames: a.frames.map(intern) })),
         };
-        sg.byRest.set(p.rest, m);
+        byRest.set(p.rest, m);
         this.order.push(m);
       }
       remap[p.index] = m.index;
@@ -457,10 +481,22 @@ function detail(g: GoroutineRecord, group: number, args: readonly string[], crea
   return d;
 }
 
-/** The groups of one stack: by `restKey`, and the one a goroutine was last added to. */
+/**
+ * The groups of one stack: by `restKey`, and the one a goroutine was last added to. `byRest` is made
+ * when a stack gets a second group (undefined: `last` is its only one).
+ */
 interface StackGroups {
   last: MutableGroup | undefined;
-  readonly byRest: Map<string, MutableGroup>;
+  byRest: Map<string, MutableGroup> | undefined;
+}
+
+/** The stack's groups by `restKey`, made from its only group when first needed. */
+function stackByRest(sg: StackGroups): Map<string, MutableGroup> {
+  if (sg.byRest === undefined) {
+    sg.byRest = new Map();
+    if (sg.last !== undefined) sg.byRest.set(sg.last.rest, sg.last);
+  }
+  return sg.byRest;
 }
 
 function isPlain(g: GoroutineRecord): boolean {

@@ -117,7 +117,7 @@ export class TracebackReader {
   private callArgs = 0;
   private callInlined = false;
   private callNo = 0;
-  private readonly lineFrames = new Map<string, Frame>();
+  private readonly lineFrames = new Map<string, { readonly frame: Frame; readonly line: string }>();
   private readonly root: StackNode = { frame: undefined, line: '', sig: 0, parent: undefined, kids: undefined, more: undefined, key: '' };
   private nodes = 0;
   /** Where the frames read so far lead in the trie; undefined: off the trie (unique `fp=` lines). */
@@ -371,9 +371,14 @@ export class TracebackReader {
       }
     }
     // Every goroutine of a group repeats the same file lines: the frame a line completed last time
-    // is reused when the call matches, skipping the parse and the interning.
-    let f = this.lineFrames.get(line);
-    if (f === undefined || !this.calls(f)) {
+    // is reused when the call matches, skipping the parse and the interning. Its line, kept as the
+    // cache's key, is the trie node's too: distinct stacks make many nodes of few lines.
+    const known = this.lineFrames.get(line);
+    let f: Frame;
+    if (known !== undefined && this.calls(known.frame)) {
+      f = known.frame;
+      line = known.line;
+    } else {
       if (!isFileLine(line)) {
         this.pushFrame(this.callFunc, '', 0, this.callInlined);
         this.finish(no, `no file line after '${this.callFunc}' (line ${this.callNo})`);
@@ -390,12 +395,12 @@ export class TracebackReader {
         return true;
       }
       if (this.lineFrames.size >= LINE_CACHE) this.lineFrames.clear();
-      this.lineFrames.set(detach(line), f);
+      line = detach(line);
+      this.lineFrames.set(line, { frame: f, line });
     }
     this.frameList.push(f);
     if (this.gArgs !== undefined) this.keepArgs();
     if (parent !== undefined && this.nodes < TRIE_NODES && line.length > 2) {
-      line = detach(line);
       const k: StackNode = { frame: f, line, sig: lineSig(line), parent, kids: undefined, more: undefined, key: undefined };
       this.nodes++;
       const kids = (parent.kids ??= []);

@@ -80,10 +80,17 @@ const CONFIDENCE: Record<Severity, NonNullable<Finding['confidence']>> = { error
  */
 export function siteCount(c: Candidate): number {
   if (!c.root || !c.roots.length) return c.root?.count ?? 0;
+  // Asked several times per candidate (score, finish), whose copies share their roots array.
+  const memo = siteCounts.get(c.roots);
+  if (memo !== undefined && memo.root === c.root) return memo.count;
   const k = siteKey(c.root);
-  if (k === undefined || c.roots.some((g) => siteKey(g) !== k)) return c.root.count;
-  return c.roots.reduce((n, g) => n + g.count, c.root.count);
+  const count = k === undefined || c.roots.some((g) => siteKey(g) !== k) ? c.root.count : c.roots.reduce((n, g) => n + g.count, c.root.count);
+  siteCounts.set(c.roots, { root: c.root, count });
+  return count;
 }
+
+/** `siteCount` by roots array (never changed once a candidate holds it) and root. */
+const siteCounts = new WeakMap<readonly AnalyzedGroup[], { root: AnalyzedGroup; count: number }>();
 
 export function finishCandidate(c: Candidate & { severity: Severity }, a: Analysis): Finding {
   const rule = c.rule;

@@ -30,8 +30,18 @@ export function siteOf(g: AnalyzedGroup): SiteFrame | undefined {
  */
 export function siteKey(g: AnalyzedGroup): string | undefined {
   const s = g.blockingSite;
-  return s ? `${g.waitKind}\u0000${s.func}\u0000${s.file}\u0000${s.line}` : undefined;
+  if (!s) return undefined;
+  // Asked of every group by each rule and of each root by every candidate: built once per group
+  // (groups are never changed; a changed copy is another object).
+  let k = siteKeys.get(g);
+  if (k === undefined) {
+    k = `${g.waitKind}\u0000${s.func}\u0000${s.file}\u0000${s.line}`;
+    siteKeys.set(g, k);
+  }
+  return k;
 }
+
+const siteKeys = new WeakMap<AnalyzedGroup, string>();
 
 /** The outermost frame of the program's own code (the goroutine's entry point from the user's view). */
 export function userEntry(g: AnalyzedGroup): SiteFrame | undefined {

@@ -97,10 +97,12 @@ function infer(groups: readonly AnalyzedGroup[], linked: Set<string>): Proposal[
     if (!holders) {
       holders = new Map();
       for (const g of groups) {
-        for (const f of new Set(g.frames.map((x) => x.func))) {
+        for (let i = 0; i < g.frames.length; i++) {
+          const f = g.frames[i].func;
           const list = holders.get(f);
-          if (list) list.push(g);
-          else holders.set(f, [g]);
+          // Groups are indexed in order: a function seen before on this stack ends its list with g.
+          if (list === undefined) holders.set(f, [g]);
+          else if (list[list.length - 1] !== g) list.push(g);
         }
       }
     }

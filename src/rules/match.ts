@@ -66,7 +66,11 @@ function matchingFuncs(a: Analysis, g: AnalyzedGroup, pattern: string): Set<stri
     idx = { groups: new Set(a.groups), funcs: [...funcs], matching: new Map() };
     funcIndexes.set(a, idx);
   }
-  if (!idx.groups.has(viewed.get(g) ?? g)) return undefined;
+  // A group of the analysis, or a site view of one (a view is never one of the groups).
+  if (!idx.groups.has(g)) {
+    const of = viewed.get(g);
+    if (of === undefined || !idx.groups.has(of)) return undefined;
+  }
   let m = idx.matching.get(pattern);
   if (!m) {
     const r = re(pattern);
