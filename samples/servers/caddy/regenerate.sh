@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Caddy 2.6.2 (Debian caddy 2.6.2-5, built with Go 1.19) serving files on 127.0.0.1, dumped through its
+# admin endpoint (127.0.0.1:2019/debug/pprof) and by SIGABRT (caddy traps SIGQUIT to quit
+# without a dump). Bounded: clients hold at most 60 s,
+# every process this script starts is killed on exit.
+#   healthy:    20 curl loops downloading a 256 KiB file for 8 s; dumps debug=0/1/2 during the load
+#   stalled-N:  N raw TCP clients GET a 64 MiB file and never read (N = 50, 100, 200: growing);
+#               debug=1 each, debug=0/2 at 200, then SIGABRT while stalled
+#   healthy.sigabrt: a fresh caddy under the same healthy load, SIGABRT
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+source "$HERE/../lib/common.sh"
+OUT="$HERE/dumps"; mkdir -p "$OUT"
+ADMIN=http://127.0.0.1:2019 SITE=127.0.0.1:7401
+mkdir -p "$WORK/www"
+head -c 262144 /dev/urandom >"$WORK/www/small.bin"
+truncate -s 64M "$WORK/www/big.bin"
+cat >"$WORK/Caddyfile" <<CF
+{
+	admin 127.0.0.1:2019
+	auto_https off
+}
+http://$SITE {
+	root * $WORK/www
+	file_server
+}
+CF
+start() {
+	XDG_DATA_HOME="$WORK/data" XDG_CONFIG_HOME="$WORK/config" caddy run --config "$WORK/Caddyfile" --adapter caddyfile 2>"$WORK/caddy-$1.log" &
+	CADDY=$!; PIDS+=("$CADDY")
+	wait_http "http://$SITE/small.bin"
+}
+
+start a
+"$LIB/read-clients.sh" "http://$SITE/small.bin" 20 8 & LOAD=$!; PIDS+=("$LOAD")
+sleep 4
+dump $ADMIN 1 "$OUT/healthy.debug1.txt"
+dump $ADMIN 0 "$OUT/healthy.debug0.pb.gz"
+dump $ADMIN 2 "$OUT/healthy.debug2.txt.gz"
+wait "$LOAD"
+n=0
+for add in 50 50 100; do
+	"$LIB/stall-clients.py" 127.0.0.1 7401 /big.bin $add --hold 60 & PIDS+=($!)
+	n=$((n + add))
+	sleep 5
+	dump $ADMIN 1 "$OUT/stalled-$n.debug1.txt"
+done
+dump $ADMIN 0 "$OUT/stalled-200.debug0.pb.gz"
+dump $ADMIN 2 "$OUT/stalled-200.debug2.txt.gz"
+sigdump "$CADDY" ABRT "$WORK/caddy-a.log" "$OUT/stalled-200.sigabrt.txt.gz"
+
+start b
+"$LIB/read-clients.sh" "http://$SITE/small.bin" 20 6 & LOAD=$!; PIDS+=("$LOAD")
+sleep 3
+sigdump "$CADDY" ABRT "$WORK/caddy-b.log" "$OUT/healthy.sigabrt.txt.gz"
+wait "$LOAD" || true
+ls -la "$OUT"
