@@ -41,7 +41,7 @@ function idleProducers(all: readonly AnalyzedGroup[], blocked: ReadonlySet<Analy
 
 export const backpressureDetector: Detector = {
   description: 'goroutines blocked writing to peers that stopped reading (flow control, socket writes), one per stream or connection',
-  vars: ['peers', 'producers', 'kinds', 'cost', 'connections', 'producerList'],
+  vars: ['peers', 'unit', 'units', 'producers', 'kinds', 'cost', 'connections', 'producerList'],
   find(ctx, rule) {
     const min = ctx.param(rule, 'minBlocked', 5);
     const pw = peerWrites(ctx.analysis);
@@ -65,11 +65,11 @@ export const backpressureDetector: Detector = {
     const producerList = sites
       .map((l) => `${num(count(l))} in ${where(l[0].producer)} blocked in ${KIND_TEXT[l[0].kind].what.replace(/ \(.*$/, '')}${l[0].write ? ` at ${shortFunc(l[0].write.func)}` : ''}`)
       .join('; ');
+    const unit = kinds.every((k) => k === 'socket-write') ? 'connection' : kinds.includes('socket-write') ? 'stream or connection' : 'stream';
+    const units = unit === 'stream or connection' ? 'streams and connections' : `${unit}s`;
     const connections = kinds.includes('grpc-flow-control') && conns.serverConns > 0
       ? ` on ${num(conns.serverConns)} accepted gRPC connection${conns.serverConns === 1 ? '' : 's'}`
-      : kinds.every((k) => k === 'socket-write')
-        ? ` (${num(peers)} connection${peers === 1 ? '' : 's'}, one writer each)`
-        : '';
+      : '';
     const blockedSet = new Set(pw.groups.map((x) => x.group));
     const idle = idleProducers(ctx.analysis.groups, blockedSet, new Set(withProducer.map((x) => x.producer!.func)));
     const idleCount = idle.reduce((n, g) => n + g.count, 0);
@@ -93,6 +93,8 @@ export const backpressureDetector: Detector = {
         location: top[0].producer ? { file: top[0].producer.file, line: top[0].producer.line, func: top[0].producer.func } : undefined,
         vars: {
           peers: num(peers),
+          unit,
+          units: peers === 1 ? unit : units,
           producers: where(top[0].producer),
           kinds: kinds.map((k) => KIND_TEXT[k].what).join('; '),
           cost: kinds.map((k) => KIND_TEXT[k].cost).join('; '),
