@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Signal dumps of long-running servers: caddy 2.6.2, rclone 1.60.1 (serve http), influxdb 1.6.7~rc0
-# (Debian packages, Go 1.19) and grpc-feed (../grpc-feed, Debian grpc-go 1.33.3) with 50 streaming
+# (Debian packages, Go 1.19) and grpc-feed (../grpc-feed, Debian grpc-go 1.33.3) with 2 x 25 streaming
 # clients run side by side on 127.0.0.1 for UPTIME seconds (default 200) under light load (a request
 # every second), so that their accept loops, listeners, signal and shutdown waiters have waited
 # minutes (the runtime prints wait times from one minute on, stamped at garbage collection: forced
@@ -33,7 +33,8 @@ rclone serve http "$WORK/www" --addr 127.0.0.1:7501 --rc --rc-addr 127.0.0.1:557
 influxd run -config "$WORK/influxdb.conf" 2>"$WORK/influxd.log" & INFLUXD=$!; PIDS+=($!)
 "$WORK/grpc-feed" server -addr 127.0.0.1:7301 -debug 127.0.0.1:7300 -size 1024 -rate 5 -for $((UPTIME + 60))s 2>"$WORK/grpc-server.log" & GRPC=$!; PIDS+=($!)
 wait_http http://127.0.0.1:7401/small.bin; wait_http http://127.0.0.1:7501/small.bin; wait_http http://127.0.0.1:8086/ping; wait_http http://127.0.0.1:7300/stats
-"$WORK/grpc-feed" client -addr 127.0.0.1:7301 -debug 127.0.0.1:7310 -conns 50 -for $((UPTIME + 60))s 2>"$WORK/grpc-client.log" & GCLIENT=$!; PIDS+=($!)
+"$WORK/grpc-feed" client -addr 127.0.0.1:7301 -debug 127.0.0.1:7310 -conns 25 -for $((UPTIME + 60))s 2>"$WORK/grpc-client.log" & GCLIENT=$!; PIDS+=($!)
+"$WORK/grpc-feed" client -addr 127.0.0.1:7301 -debug 127.0.0.1:7311 -conns 25 -for $((UPTIME + 60))s 2>"$WORK/grpc-client2.log" & PIDS+=($!)
 curl -sf -XPOST http://127.0.0.1:8086/query --data-urlencode "q=CREATE DATABASE bench" >/dev/null
 end=$((SECONDS + UPTIME)); i=0
 while [ $SECONDS -lt $end ]; do
@@ -46,6 +47,6 @@ done
 sigdump "$CADDY" ABRT "$WORK/caddy.log" "$OUT/caddy.sigabrt.txt.gz"
 sigdump "$RCLONE" QUIT "$WORK/rclone.log" "$OUT/rclone.sigquit.txt.gz"
 sigdump "$INFLUXD" QUIT "$WORK/influxd.log" "$OUT/influxdb.sigquit.txt.gz"
-sigdump "$GCLIENT" QUIT "$WORK/grpc-client.log" "$OUT/grpc-feed-client.sigquit.txt.gz"
 sigdump "$GRPC" QUIT "$WORK/grpc-server.log" "$OUT/grpc-feed-server.sigquit.txt.gz"
+sigdump "$GCLIENT" QUIT "$WORK/grpc-client.log" "$OUT/grpc-feed-client.sigquit.txt.gz"
 ls -la "$OUT"
