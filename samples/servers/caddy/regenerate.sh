@@ -7,7 +7,10 @@
 #   stalled-N:  N raw TCP clients GET a 64 MiB file and never read (N = 50, 100, 200: growing);
 #               debug=1 each, debug=0/2 at 200, then SIGABRT while stalled
 #   healthy.sigabrt: a fresh caddy under the same healthy load, SIGABRT
+#   h2-stalled-N: caddy with h2c on, N curl processes (HTTP/2 prior knowledge, rate-limited) download
+#               the 64 MiB file and are stopped (SIGSTOP): N = 25, 50; debug=1 each, debug=0/2 at 50
 set -euo pipefail
+CURLS=()
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$HERE/../lib/common.sh"
 OUT="$HERE/dumps"; mkdir -p "$OUT"
@@ -25,8 +28,21 @@ http://$SITE {
 	file_server
 }
 CF
+cat >"$WORK/Caddyfile-h2c" <<CF
+{
+	admin 127.0.0.1:2019
+	auto_https off
+	servers {
+		protocols h1 h2c
+	}
+}
+http://$SITE {
+	root * $WORK/www
+	file_server
+}
+CF
 start() {
-	XDG_DATA_HOME="$WORK/data" XDG_CONFIG_HOME="$WORK/config" caddy run --config "$WORK/Caddyfile" --adapter caddyfile 2>"$WORK/caddy-$1.log" &
+	XDG_DATA_HOME="$WORK/data" XDG_CONFIG_HOME="$WORK/config" caddy run --config "$WORK/${2:-Caddyfile}" --adapter caddyfile 2>"$WORK/caddy-$1.log" &
 	CADDY=$!; PIDS+=("$CADDY")
 	wait_http "http://$SITE/small.bin"
 }
@@ -54,4 +70,20 @@ start b
 sleep 3
 sigdump "$CADDY" ABRT "$WORK/caddy-b.log" "$OUT/healthy.sigabrt.txt.gz"
 wait "$LOAD" || true
+
+start c Caddyfile-h2c
+n=0
+for add in 25 25; do
+	for _ in $(seq 1 $add); do
+		curl -s --http2-prior-knowledge --limit-rate 200k --max-time 90 -o /dev/null "http://$SITE/big.bin" & PIDS+=($!)
+		CURLS+=($!)
+	done
+	sleep 2
+	for p in "${CURLS[@]}"; do kill -STOP "$p"; done
+	n=$((n + add))
+	sleep 5
+	dump $ADMIN 1 "$OUT/h2-stalled-$n.debug1.txt"
+done
+dump $ADMIN 0 "$OUT/h2-stalled-50.debug0.pb.gz"
+dump $ADMIN 2 "$OUT/h2-stalled-50.debug2.txt.gz"
 ls -la "$OUT"

@@ -17,7 +17,7 @@ const KIND_TEXT: Record<PeerWriteKind, { what: string; cost: string }> = {
     cost: 'each blocked stream holds the message it is sending plus up to its write quota of earlier messages queued in the transport (64 KiB per stream by default), and whatever its producer queues for it',
   },
   'http2-flow-control': {
-    what: 'HTTP/2 flow control (the stream\'s window is used up: the peer does not read)',
+    what: 'HTTP/2 flow control (the stream waits for window from the peer, or for the connection\'s frame writer stuck on the socket)',
     cost: 'each blocked stream holds its response buffer and the DATA frames queued in the connection\'s write scheduler, up to its flow-control window (64 KiB by default, more when the window was raised)',
   },
   'socket-write': {
