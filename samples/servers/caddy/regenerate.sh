@@ -42,34 +42,12 @@ http://$SITE {
 }
 CF
 start() {
-	XDG_DATA_HOME="$WORK/data" XDG_CONFIG_HOME="$WORK/config" caddy run --config "$WORK/${2:-Caddyfile}" --adapter caddyfile 2>"$WORK/caddy-$1.log" &
-	CADDY=$!; PIDS+=("$CADDY")
+	XDG_DATA_HOME="$WORK/data" XDG_CONFIG_HOME="$WORK/config" caddy run --config "$WORK/${2:-Caddyfile}" --adapter caddyfile 2>"$WORK/server-$1.log" &
+	SERVER=$!; PIDS+=("$SERVER")
 	wait_http "http://$SITE/small.bin"
 }
 
-start a
-"$LIB/read-clients.sh" "http://$SITE/small.bin" 20 8 & LOAD=$!; PIDS+=("$LOAD")
-sleep 4
-dump $ADMIN 1 "$OUT/healthy.debug1.txt"
-dump $ADMIN 0 "$OUT/healthy.debug0.pb.gz"
-dump $ADMIN 2 "$OUT/healthy.debug2.txt.gz"
-wait "$LOAD"
-n=0
-for add in 50 50 100; do
-	"$LIB/stall-clients.py" 127.0.0.1 7401 /big.bin $add --hold 60 & PIDS+=($!)
-	n=$((n + add))
-	sleep 5
-	dump $ADMIN 1 "$OUT/stalled-$n.debug1.txt"
-done
-dump $ADMIN 0 "$OUT/stalled-200.debug0.pb.gz"
-dump $ADMIN 2 "$OUT/stalled-200.debug2.txt.gz"
-sigdump "$CADDY" ABRT "$WORK/caddy-a.log" "$OUT/stalled-200.sigabrt.txt.gz"
-
-start b
-"$LIB/read-clients.sh" "http://$SITE/small.bin" 20 6 & LOAD=$!; PIDS+=("$LOAD")
-sleep 3
-sigdump "$CADDY" ABRT "$WORK/caddy-b.log" "$OUT/healthy.sigabrt.txt.gz"
-wait "$LOAD" || true
+file_server_scenario $ADMIN 127.0.0.1 7401 ABRT
 
 start c Caddyfile-h2c
 n=0

@@ -16,32 +16,10 @@ head -c 262144 /dev/urandom >"$WORK/www/small.bin"
 head -c 67108864 /dev/urandom >"$WORK/www/big.bin"
 start() {
 	rclone serve http "$WORK/www" --addr $SITE --rc --rc-addr 127.0.0.1:5572 --rc-no-auth \
-		--config /dev/null --cache-dir "$WORK/cache" 2>"$WORK/rclone-$1.log" &
-	RCLONE=$!; PIDS+=("$RCLONE")
+		--config /dev/null --cache-dir "$WORK/cache" 2>"$WORK/server-$1.log" &
+	SERVER=$!; PIDS+=("$SERVER")
 	wait_http "http://$SITE/small.bin"
 }
 
-start a
-"$LIB/read-clients.sh" "http://$SITE/small.bin" 20 8 & LOAD=$!; PIDS+=("$LOAD")
-sleep 4
-dump $RC 1 "$OUT/healthy.debug1.txt"
-dump $RC 0 "$OUT/healthy.debug0.pb.gz"
-dump $RC 2 "$OUT/healthy.debug2.txt.gz"
-wait "$LOAD"
-n=0
-for add in 50 50 100; do
-	"$LIB/stall-clients.py" 127.0.0.1 7501 /big.bin $add --hold 60 & PIDS+=($!)
-	n=$((n + add))
-	sleep 5
-	dump $RC 1 "$OUT/stalled-$n.debug1.txt"
-done
-dump $RC 0 "$OUT/stalled-200.debug0.pb.gz"
-dump $RC 2 "$OUT/stalled-200.debug2.txt.gz"
-sigdump "$RCLONE" QUIT "$WORK/rclone-a.log" "$OUT/stalled-200.sigquit.txt.gz"
-
-start b
-"$LIB/read-clients.sh" "http://$SITE/small.bin" 20 6 & LOAD=$!; PIDS+=("$LOAD")
-sleep 3
-sigdump "$RCLONE" QUIT "$WORK/rclone-b.log" "$OUT/healthy.sigquit.txt.gz"
-wait "$LOAD" || true
+file_server_scenario $RC 127.0.0.1 7501 QUIT
 ls -la "$OUT"
