@@ -12,8 +12,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { analyze, readDump, runRules } from '../../src/index.js';
-import { grpcConnections, peerWrites } from '../../src/analyze/peers.js';
+import { analyze, grpcConnections, peerWrites, readDump, runRules } from '../../src/index.js';
 import type { Analysis } from '../../src/analyze/types.js';
 import { escalateGrowth } from '../../src/rules/growth.js';
 import type { Finding } from '../../src/rules/types.js';
