@@ -21,6 +21,9 @@ export type { Analysis, AnalyzedGroup, AnalyzeOptions, FrameOrigin, GroupLink, S
 export { waitGraph, argWords } from './analyze/index.js';
 export type { Identity, WaitFrame, WaitGraph, WaitObject, WaitOn, Waiter } from './analyze/types.js';
 export { diff } from './analyze/compare.js';
+// Goroutines blocked writing to stalled peers, and gRPC connections per side (what core/backpressure and core/grpc-client-conns count).
+export { grpcConnections, peerWrites } from './analyze/peers.js';
+export type { GrpcConnections, PeerWriteGroup, PeerWriteKind, PeerWrites } from './analyze/peers.js';
 export type { DiffResult, GroupChange, GroupDiff, SnapshotRef } from './analyze/compare.js';
 export { trend, sparkline } from './analyze/trend.js';
 export type { GroupTrend, SeriesTrend, TrendOptions, TrendPoint, TrendResult, TrendSample, TrendVerdict } from './analyze/trend.js';

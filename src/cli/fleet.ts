@@ -73,7 +73,7 @@ function judgeProcess(p: ProcessInputs, s: Setup, o: FleetOptions): ProcessResul
   const analyses = samples.map((x) => x.analysis);
   const latest = analyses[analyses.length - 1];
   const t = samples.length >= 3 ? trend(samples, o.alpha !== undefined ? { alpha: o.alpha } : {}) : undefined;
-  const findings = [...latestFindings(p.loaded, latest, s), ...(t ? trendFindings(t) : [])];
+  const findings = [...latestFindings(p.loaded, latest, s, analyses), ...(t ? trendFindings(t) : [])];
   const d = analyses.length > 1 ? diff(analyses[0], latest) : undefined;
   const gate = o.gate ? evaluateGate({ analyses, findings, ...(d ? { diff: d } : {}), ...(t ? { trend: t } : {}) }, o.gate) : undefined;
   return { name: p.name, family: familyOf(p.name), analyses, findings, ...(t ? { trend: t } : {}), ...(gate ? { gate } : {}) };

@@ -16,14 +16,18 @@ import { isAbsolute, join, normalize, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Analysis } from '../analyze/types.js';
 import type { PathMapping } from '../report/types.js';
+import { escalateGrowth } from '../rules/growth.js';
 import type { Finding } from '../rules/types.js';
 import { findingsFor, type LoadedInput, type Setup } from './pipeline.js';
 
-/** Rule findings of the latest snapshot only (with its dump's race reports). */
-export function latestFindings(loaded: readonly LoadedInput[], latest: Analysis | undefined, s: Setup): Finding[] {
+/**
+ * Rule findings of the latest snapshot only (with its dump's race reports); with the `series` it ends
+ * (oldest first), a count that grew across it raises its finding (rules/growth.ts).
+ */
+export function latestFindings(loaded: readonly LoadedInput[], latest: Analysis | undefined, s: Setup, series: readonly Analysis[] = []): Finding[] {
   if (!latest) return findingsFor(loaded.filter((l) => l.analyses.length === 0), s);
   const input = loaded.filter((l) => l.analyses.includes(latest)).map((l) => ({ dump: l.dump, analyses: [latest] }));
-  return findingsFor(input, s);
+  return escalateGrowth(findingsFor(input, s), series);
 }
 
 function siteKey(f: Finding): string | undefined {

@@ -53,6 +53,11 @@ export class Debug1Reader {
   private finished = false;
   private records = 0;
   private unsymbolizedRecords = 0;
+  /** Records whose one PC is the last PC of symbolized records: only `runtime.goexit`, which debug=1 never prints. */
+  private notStartedRecords = 0;
+  /** The last PC of each symbolized record: `runtime.goexit`'s return address, at the bottom of every stack. */
+  private readonly bottomPcs = new Set<string>();
+  private readonly lone: { count: number; pc: string; labels: Record<string, string> | undefined; partial: boolean }[] = [];
   private warnedElided = false;
   private warnedOrphan = false;
   /** The last input line that belonged to the profile (0: none after the header). */
@@ -118,8 +123,16 @@ export class Debug1Reader {
     const wasOpen = this.count >= 0;
     this.flush(truncated && wasOpen);
     this.ended = true;
+    this.addLoneRecords();
     const b = this.b;
     const name = b.header.profile;
+    if (this.notStartedRecords > 0) {
+      b.warn({
+        severity: 'info',
+        code: 'not-started',
+        message: `${this.notStartedRecords} record${this.notStartedRecords === 1 ? ' holds' : 's hold'} only runtime.goexit (the PC at the bottom of every other stack): goroutines created but not yet running`,
+      });
+    }
     if (this.unsymbolizedRecords > 0) {
       b.warn({
         severity: 'warning',
@@ -217,6 +230,25 @@ export class Debug1Reader {
     this.labels = this.labels ? { ...this.labels, ...parsed } : parsed;
   }
 
+  /** One-PC records: goexit's PC is a goroutine created but not yet running; any other, an unsymbolized frame. */
+  private addLoneRecords(): void {
+    for (const r of this.lone) {
+      const notStarted = this.bottomPcs.has(r.pc);
+      if (notStarted) this.notStartedRecords++;
+      else this.unsymbolizedRecords++;
+      const frames = [notStarted ? this.table.frame('runtime.goexit', 'runtime', '', 0, false) : this.table.frame(r.pc, '', '', 0, false)];
+      this.b.add({
+        count: r.count,
+        state: '',
+        waitKind: notStarted ? 'runnable' : classifyWait('', frames, 'debug1'),
+        frames,
+        ...(this.flags ? { flags: this.flags } : {}),
+        ...(r.labels ? { labels: r.labels } : {}),
+        ...(r.partial ? { partial: true } : {}),
+      });
+    }
+  }
+
   /** Consecutive `#` lines with one PC are an inline group: all but the last are inlined. */
   private pushPending(inlined: boolean): void {
     const fl = this.pending!;
@@ -234,22 +266,31 @@ export class Debug1Reader {
     if (this.count < 0) return;
     if (this.pending) this.pushPending(false);
     let frames = this.frames;
-    if (frames.length === 0) {
+    const pcs = this.pcs.trim();
+    if (frames.length > 0) {
+      this.bottomPcs.add(pcs.slice(pcs.lastIndexOf(' ') + 1));
+    } else if (pcs.length > 0 && !pcs.includes(' ')) {
+      // One PC and no `#` line: goexit's PC (debug=1 never prints that frame) or an unsymbolized
+      // leaf; told apart at the end, once the bottom PCs of the symbolized records are known.
+      this.lone.push({ count: this.count, pc: pcs, labels: this.labels, partial });
+    } else {
       // No `#` lines: an unsymbolized profile, or every frame was a hidden runtime one. Raw PCs keep
       // distinct stacks apart (return addresses, as printed on the record line).
       this.unsymbolizedRecords++;
       frames = [];
-      for (const pc of this.pcs.split(' ')) if (pc.length > 0) frames.push(this.table.frame(pc, '', '', 0, false));
+      for (const pc of pcs.split(' ')) if (pc.length > 0) frames.push(this.table.frame(pc, '', '', 0, false));
     }
-    this.b.add({
-      count: this.count,
-      state: '',
-      waitKind: classifyWait('', frames, 'debug1'),
-      frames,
-      ...(this.flags ? { flags: this.flags } : {}),
-      ...(this.labels ? { labels: this.labels } : {}),
-      ...(partial ? { partial: true } : {}),
-    });
+    if (frames.length > 0) {
+      this.b.add({
+        count: this.count,
+        state: '',
+        waitKind: classifyWait('', frames, 'debug1'),
+        frames,
+        ...(this.flags ? { flags: this.flags } : {}),
+        ...(this.labels ? { labels: this.labels } : {}),
+        ...(partial ? { partial: true } : {}),
+      });
+    }
     this.count = -1;
     this.pcs = '';
     this.labels = undefined;

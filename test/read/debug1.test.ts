@@ -112,8 +112,13 @@ describe.skipIf(!corpus)('debug=1 corpus through Debug1Reader', () => {
     });
     expect(allFrames(s).some((f) => f.file === 'c:/go/src/runtime/netpoll.go' && f.line === 229)).toBe(true);
     expect(allFrames(s).every((f) => !f.file.endsWith('\r') && (f.file === '' || f.line > 0))).toBe(true);
-    // The last record, `1 @ 0x467ba1`, is runtime.goexit alone (hidden): kept with its raw PC.
-    expect(s.groups[s.groups.length - 1].frames.map((f) => f.func)).toEqual(['0x467ba1']);
+    // The last record, `1 @ 0x467ba1`, is runtime.goexit alone (debug=1 never prints it; its PC ends
+    // every other record): a goroutine not yet started, named as such and runnable.
+    const notStarted = s.groups[s.groups.length - 1];
+    expect(notStarted.frames.map((f) => f.func)).toEqual(['runtime.goexit']);
+    expect(notStarted.waitKind).toBe('runnable');
+    expect(codes(s)).toContain('not-started');
+    expect(codes(s)).not.toContain('unsymbolized');
   });
 
   it('cyrillic-path-with-spaces: 8 profiles of 2, never summed, Cyrillic paths with spaces kept whole', () => {
@@ -134,9 +139,11 @@ describe.skipIf(!corpus)('debug=1 corpus through Debug1Reader', () => {
     expect(frames.find((f) => f.func === 'netpollblock')).toMatchObject({ pkg: 'runtime', line: 255 });
     expect(frames.find((f) => f.func === 'main.init')).toMatchObject({ line: 0, file: '/Users/petar/.datahero/build/app/src/datahero/worker/init.go' });
     expect(frames.find((f) => f.func === 'circuit/kit/zookeeper._Cfunc_wait_for_watch')?.file).toBe('circuit/kit/zookeeper/_obj/_cgo_defun.c');
-    // `1 @ 0x404d3a0`: only runtime.goexit, hidden: kept with its raw PC, and warned about once.
-    expect(s.groups.some((g) => g.frames.length === 1 && g.frames[0].func === '0x404d3a0')).toBe(true);
-    expect(codes(s).filter((c) => c === 'unsymbolized')).toHaveLength(1);
+    // `1 @ 0x404d3a0`: only runtime.goexit (the PC that ends every other record), hidden by debug=1:
+    // a goroutine not yet started, not an unsymbolized record.
+    expect(s.groups.some((g) => g.frames.length === 1 && g.frames[0].func === 'runtime.goexit' && g.waitKind === 'runnable')).toBe(true);
+    expect(codes(s).filter((c) => c === 'unsymbolized')).toHaveLength(0);
+    expect(codes(s).filter((c) => c === 'not-started')).toHaveLength(1);
   });
 
   it('linkify-markdown-escaped-go1.6: \\# lines, blank lines between frames, "..." elisions, a markdown link path', () => {

@@ -151,7 +151,7 @@ describe('client connections', () => {
     const grpc = f.filter((x) => x.ruleId === 'core/grpc-client-conns');
     expect(grpc).toHaveLength(1);
     expect(grpc[0].severity).toBe('warning');
-    expect(grpc[0].title).toMatch(/~75 gRPC client connections \(300 goroutines\)/);
+    expect(grpc[0].title).toMatch(/^75 gRPC client connections \(300 goroutines\)/);
     expect(errors(f)).toEqual([]);
   });
 });

@@ -83,7 +83,7 @@ export function checkCommand(): Command {
     const series = baseline ? [{ analysis: baseline, time: samples[0].time - gap }, ...samples] : samples;
     const t = series.length >= 3 ? trend(series, flags.alpha !== undefined ? { alpha: flags.alpha } : {}) : undefined;
     // Rules judge the current state: the latest snapshot (with its dump's race reports).
-    const findings = await withSource([...latestFindings(loaded, latest, s), ...(t ? trendFindings(t) : [])], analyses, flags.source);
+    const findings = await withSource([...latestFindings(loaded, latest, s, analyses), ...(t ? trendFindings(t) : [])], analyses, flags.source);
     const paths = sourcePaths(findings, flags.source);
     if ((flags.maxGrowth ?? g.maxGrowth) !== undefined && !d) warn('max-growth needs --baseline or two or more inputs; not checked');
     const gate = evaluateGate({ analyses, findings, ...(d ? { diff: d } : {}), ...(t ? { trend: t } : {}) }, limits);

@@ -51,7 +51,7 @@ export function reportCommand(): Command {
     const races = racesOf(loaded);
     const series = analyses.length >= 2 ? { trend: trend(samples), diff: byGrowth(diff(analyses[0], analyses[analyses.length - 1])) } : {};
     // Like check: the rules judge the current state (the latest snapshot); the trend judges the series.
-    const ruled = latestFindings(loaded, analyses[analyses.length - 1], s);
+    const ruled = latestFindings(loaded, analyses[analyses.length - 1], s, analyses);
     const findings = await withSource([...ruled, ...(series.trend ? trendFindings(series.trend) : [])], analyses, flags.source);
     const paths = sourcePaths(findings, flags.source);
     await emit(

@@ -10,6 +10,7 @@ import { trend } from '../../analyze/trend.js';
 import type { Analysis } from '../../analyze/types.js';
 import { readDump } from '../../read/index.js';
 import { trendFindings } from '../../report/gate.js';
+import { escalateGrowth } from '../../rules/growth.js';
 import { fmtDelta, fmtInt, shortSite, siteOf, waitLabel } from '../../report/text.js';
 import { emit } from '../emit.js';
 import { UsageError } from '../exit-codes.js';
@@ -78,7 +79,7 @@ export function watchCommand(): Command {
     }
     const t = trend(samples.map(({ analysis, time }) => ({ analysis, time })), flags.alpha !== undefined ? { alpha: flags.alpha } : {});
     const last = samples[samples.length - 1];
-    const findings = [...findingsFor([{ dump: last.dump, analyses: [last.analysis] }], s), ...trendFindings(t)];
+    const findings = [...escalateGrowth(findingsFor([{ dump: last.dump, analyses: [last.analysis] }], s), samples.map((x) => x.analysis)), ...trendFindings(t)];
     await emit({ command: 'watch', analyses: samples.map((x) => x.analysis), findings, trend: t }, flags);
   });
 }

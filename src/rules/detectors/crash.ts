@@ -130,6 +130,7 @@ export const crashDetector: Detector = {
     if (msg && !re(msg).test(h.message)) return [];
     if (not && re(not).test(h.message)) return [];
     if (MAP_HEADLINE.test(h.message)) return [];
+    if (requestedDump(h)) return [];
     // A test timeout "crashes" in the harness' alarm goroutine: it is no root of anything.
     const crashed = h.kind === 'test-timeout' ? undefined : crashedGroup(a);
     const site = crashed ? siteOf(crashed) : undefined;
@@ -150,6 +151,15 @@ export const crashDetector: Detector = {
     return [c];
   },
 };
+
+/**
+ * SIGABRT sent by another process (`sigcode=0`, SI_USER: `kill -ABRT`), the documented way besides
+ * SIGQUIT to have a Go program print its goroutines (servers that trap SIGQUIT, e.g. to quit): a dump
+ * on request, not a crash. An abort() from C code is another sigcode.
+ */
+function requestedDump(h: NonNullable<Analysis['snapshot']['headline']>): boolean {
+  return h.kind === 'signal' && h.message.startsWith('SIGABRT: ') && h.lines.some((l) => /^PC=0x[0-9a-f]+ m=\d+ sigcode=0$/.test(l.trim()));
+}
 
 /**
  * A test timeout whose dump shows nothing stuck in the program's own code (only the runner, the alarm,

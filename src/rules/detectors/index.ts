@@ -1,6 +1,7 @@
 /** Named detectors a data rule can enable with `detector: <name>`; their thresholds come from `params`. */
 import type { Detector } from '../candidate.js';
 import { cascadeDetector } from '../cascade.js';
+import { backpressureDetector, grpcConnsDetector } from './backpressure.js';
 import { crashDetector, mapCrashDetector } from './crash.js';
 import { hiddenCascadeDetector, hiddenStateDetector } from './hidden.js';
 import { hungSetDetector } from './hung.js';
@@ -30,4 +31,6 @@ export const DETECTORS: Readonly<Record<string, Detector>> = {
   'self-lock': selfLockDetector,
   'held-lock': heldLockDetector,
   'stuck-wait': stuckWaitDetector,
+  backpressure: backpressureDetector,
+  'grpc-conns': grpcConnsDetector,
 };

@@ -33,7 +33,6 @@ function findPatterns(a: Analysis): WaitPatterns {
   const context = contextKind(a.snapshot);
   const waiters = g.waiters;
   const locks = waiters.filter((w) => LOCKS.has(w.on) && w.object !== undefined);
-  const maxMinutes = waiters.reduce((m, w) => Math.max(m, w.detail.waitMinutes ?? 0), 0);
   const consequences = new Map<Waiter, Waiter[]>();
   const used = new Set<Waiter>();
 
@@ -57,7 +56,7 @@ function findPatterns(a: Analysis): WaitPatterns {
   for (const c of cycles) pile(c.members[0].waiter, c.members.map((m) => m.waiter.object!));
   for (const h of held) for (const q of h.queued) used.add(q);
 
-  const stuck = findStuck(waiters, used, context, maxMinutes, idx);
+  const stuck = findStuck(waiters, used, context, idx);
   // Parents waiting for a stuck child (the test goroutine on `<-done`, main in wg.Wait) are consequences.
   const roots = new Set<Waiter>([...used, ...stuck.map((s) => s.waiter)]);
   const stuckFinal: StuckWait[] = [];

@@ -46,7 +46,6 @@ export function findStuck(
   waiters: readonly Waiter[],
   used: ReadonlySet<Waiter>,
   context: DumpContextKind,
-  maxMinutes: number,
   idx: RefIndex,
 ): StuckWait[] {
   const out: StuckWait[] = [];
@@ -79,7 +78,7 @@ export function findStuck(
     const kids = kind === 'waitgroup' ? childrenOf(w, waiters) : [];
     const nobodyLeft = kind === 'waitgroup' && kids.length === 0 && sharing.length === 0;
     const idle = kind === 'channel' && atEntry(w) && !awaited.has(w);
-    const why = stuckReason(w, kind, context, maxMinutes, quiet && !idle ? orphaned(w, idx, signals && !awaited.has(w)) ?? blockedChildren(w, kind, idx) : undefined, quiet && nobodyLeft);
+    const why = stuckReason(w, kind, context, quiet && !idle ? orphaned(w, idx, signals && !awaited.has(w)) ?? blockedChildren(w, kind, idx) : undefined, quiet && nobodyLeft);
     if (!why) continue;
     const counterparts: Waiter[] = [];
     if (kind === 'waitgroup') {
@@ -100,7 +99,6 @@ function stuckReason(
   w: Waiter,
   kind: StuckWait['kind'],
   context: DumpContextKind,
-  maxMinutes: number,
   orphan: string | undefined,
   noChildren: boolean,
 ): string | undefined {
@@ -111,14 +109,10 @@ function stuckReason(
   // Locks are never idle: a minute in Lock is stuck whatever the dump.
   if (kind === 'lock' && m >= 1) return `it has waited ${m} minute${m === 1 ? '' : 's'} for a lock, and a lock is never held that long by healthy code`;
   if (kind === 'cond' && m >= 1) return `it has waited ${m} minute${m === 1 ? '' : 's'} on a condition variable`;
-  // A signal dump is how a hung process is inspected: a wait inside a call (not an idle loop) as old
-  // as the oldest goroutines is a suspect.
-  // A signal dump is how a hung process is inspected: a wait inside a call (not an idle loop) as old
-  // as the oldest goroutines, or on an object nobody else alive can reach, is a suspect.
+  // A signal dump is how a hung process is inspected: a wait on an object nobody else alive can reach,
+  // or for children none of which is alive, is a suspect. Age alone is not: in a long-running server
+  // the oldest waits are its accept loops, listeners, signal and reload waiters and lifetime actors.
   if (context === 'signal') {
-    if (m >= 1 && m >= maxMinutes && !(kind === 'channel' && atEntry(w))) {
-      return `${contextPhrase(context)}, and it has waited ${m} minutes, as long as the oldest goroutines`;
-    }
     if (orphan) return `${contextPhrase(context)}, and ${orphan}`;
     if (noChildren) return `${contextPhrase(context)}, and nothing is running: no goroutine it started, and none working on the same object, is alive to call Done`;
   }

@@ -1,0 +1,36 @@
+/**
+ * Findings whose count is judged over a series of one process: a backpressure pile-up that grows from
+ * snapshot to snapshot is peers stalling one after another and never cut off, an error whatever its
+ * size in the latest snapshot. The count is measured the same way in every snapshot (`counters`).
+ */
+import { peerWrites } from '../analyze/peers.js';
+import type { Analysis } from '../analyze/types.js';
+import { num } from './frames.js';
+import type { Finding } from './types.js';
+
+const COUNTERS: Readonly<Record<string, { count: (a: Analysis) => number; what: string }>> = {
+  'core/backpressure': { count: (a) => peerWrites(a).producers, what: 'goroutines blocked writing to stalled peers' },
+};
+
+/** Counts along the series that never fall and end higher than they began. */
+function grows(counts: readonly number[]): boolean {
+  return counts.length >= 2 && counts[counts.length - 1] > counts[0] && counts.every((c, i) => i === 0 || c >= counts[i - 1]);
+}
+
+/**
+ * `findings` judge the latest snapshot of `series` (oldest first): those of a rule with a counter
+ * become errors when the count grew across the series, with the counts as a fact.
+ */
+export function escalateGrowth(findings: readonly Finding[], series: readonly Analysis[]): Finding[] {
+  if (series.length < 2) return [...findings];
+  const cache = new Map<string, number[]>();
+  return findings.map((f) => {
+    const c = COUNTERS[f.ruleId];
+    if (!c) return f;
+    let counts = cache.get(f.ruleId);
+    if (!counts) cache.set(f.ruleId, (counts = series.map(c.count)));
+    if (!grows(counts)) return f;
+    const fact = `grew across ${series.length} snapshots: ${counts.map(num).join(' → ')} ${c.what}: every stalled peer stays stalled and more join`;
+    return { ...f, severity: 'error', evidence: { ...f.evidence, facts: [...f.evidence.facts, fact] } };
+  });
+}

@@ -1,0 +1,109 @@
+/**
+ * Real servers nobody here wrote (Debian's caddy, rclone, influxdb; grpc-feed on Debian's grpc-go),
+ * run on 127.0.0.1 and dumped through their own /debug/pprof and by signal (samples/servers/<server>/,
+ * each with the regenerate.sh that made its dumps and a dumps.json saying what each dump holds):
+ * - a stalled-peer pile-up (clients that stopped reading) is named by core/backpressure at warning or
+ *   above, with the number of blocked producers and the code producing into them; across the growing
+ *   series (check/report: latestFindings with the series) it is an error;
+ * - healthy and signal dumps get no warning at all (accept loops, listeners, signal and lifetime
+ *   waiters of a process minutes old are not stuck);
+ * - gRPC connections are counted per side: a server's accepted transports are no client connections.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { analyze, grpcConnections, peerWrites, readDump, runRules } from '../../src/index.js';
+import type { Analysis } from '../../src/analyze/types.js';
+import { escalateGrowth } from '../../src/rules/growth.js';
+import type { Finding } from '../../src/rules/types.js';
+import { SAMPLES } from '../helpers/paths.js';
+
+interface DumpExpectation {
+  file: string;
+  state: 'healthy' | 'stalled' | 'signal';
+  /** Goroutines blocked writing to stalled peers (producers), exactly. */
+  stalled?: number;
+  /** The clients that stopped reading (the script's N): the count never exceeds it. */
+  stalledClients?: number;
+  /** The producing function named by the finding. */
+  producer?: string;
+  grpc?: { client: number; server: number };
+  /** Warnings of other rules this dump is known to get (documented in dumps.json's note). */
+  knownWarnings?: string[];
+}
+
+interface ServerSample {
+  server: string;
+  version: string;
+  dumps: DumpExpectation[];
+  /** Snapshots of one process, oldest first, whose stalled count grows. */
+  growing?: string[];
+}
+
+const ROOT = join(SAMPLES, 'servers');
+const servers: ServerSample[] = existsSync(ROOT)
+  ? readdirSync(ROOT)
+      .filter((d) => existsSync(join(ROOT, d, 'dumps.json')))
+      .map((d) => ({ ...(JSON.parse(readFileSync(join(ROOT, d, 'dumps.json'), 'utf8')) as ServerSample), dir: d }))
+  : [];
+
+async function analysesOf(path: string): Promise<Analysis[]> {
+  const dump = await readDump(path);
+  return dump.snapshots.map((s) => analyze(s));
+}
+
+const summary = (fs: Finding[]) => fs.map((f) => `${f.severity} ${f.ruleId}: ${f.title}`).join('\n');
+
+describe('real servers under load', () => {
+  it('has samples', () => {
+    expect(servers.map((s) => s.server).sort()).toEqual(expect.arrayContaining(['caddy', 'grpc-feed', 'rclone']));
+  });
+
+  for (const s of servers) {
+    const dir = join(ROOT, (s as ServerSample & { dir: string }).dir);
+    describe(`${s.server} ${s.version}`, () => {
+      for (const d of s.dumps) {
+        it(`${d.file}: ${d.state}${d.stalled ? `, ${d.stalled} stalled` : ''}`, async () => {
+          const [a] = await analysesOf(join(dir, d.file));
+          const findings = runRules(a);
+          const loud = findings.filter((f) => f.severity !== 'info');
+          if (d.state !== 'stalled') {
+            expect(loud.map((f) => f.ruleId).sort(), summary(findings)).toEqual([...(d.knownWarnings ?? [])].sort());
+            expect(peerWrites(a).producers).toBeLessThan(5);
+          } else {
+            const bp = findings.filter((f) => f.ruleId === 'core/backpressure');
+            expect(bp, summary(findings)).toHaveLength(1);
+            expect(['warning', 'error']).toContain(bp[0].severity);
+            expect(findings[0].ruleId, summary(findings)).toBe('core/backpressure');
+            expect(peerWrites(a).producers).toBe(d.stalled);
+            if (d.stalledClients) expect(d.stalled!).toBeLessThanOrEqual(d.stalledClients);
+            expect(bp[0].title).toContain(`${d.stalled!.toLocaleString('en-US')} `);
+            expect(bp[0].location?.func).toBe(d.producer);
+            expect(bp[0].evidence.facts.some((x) => x.startsWith('cost: '))).toBe(true);
+            expect(bp[0].fix).toMatch(/bounded queue/);
+            expect(bp[0].fix).toMatch(/deadline/);
+          }
+          if (d.grpc) {
+            const c = grpcConnections(a);
+            expect({ client: c.clientConns, server: c.serverConns }).toEqual(d.grpc);
+            const grpc = findings.filter((f) => f.ruleId === 'core/grpc-client-conns');
+            if (d.grpc.client >= 10) expect(grpc[0]?.title).toMatch(new RegExp(`^${d.grpc.client} gRPC client connections`));
+            else expect(grpc).toEqual([]);
+          }
+        });
+      }
+      if (s.growing) {
+        it(`the growing series ${s.growing.join(' → ')} is an error`, async () => {
+          const series = (await Promise.all(s.growing!.map((f) => analysesOf(join(dir, f))))).map((x) => x[0]);
+          const latest = runRules(series[series.length - 1]);
+          const raised = escalateGrowth(latest, series).find((f) => f.ruleId === 'core/backpressure');
+          expect(raised?.severity).toBe('error');
+          expect(raised?.evidence.facts.some((x) => /^grew across \d+ snapshots: /.test(x))).toBe(true);
+          // One snapshot alone stays a warning; the same dump twice is no growth.
+          const alone = escalateGrowth(latest, [series[series.length - 1], series[series.length - 1]]).find((f) => f.ruleId === 'core/backpressure');
+          expect(alone?.severity).toBe('warning');
+        });
+      }
+    });
+  }
+});
