@@ -23,7 +23,7 @@ export type { Identity, WaitFrame, WaitGraph, WaitObject, WaitOn, Waiter } from 
 export { diff } from './analyze/compare.js';
 export type { DiffResult, GroupChange, GroupDiff, SnapshotRef } from './analyze/compare.js';
 export { trend, sparkline } from './analyze/trend.js';
-export type { GroupTrend, SeriesTrend, TrendOptions, TrendPoint, TrendResult, TrendSample, TrendVerdict } from './analyze/trend.js';
+export type { GroupTrend, SeriesTrend, TrendOptions, TrendPoint, TrendResult, TrendSample, TrendState } from './analyze/trend.js';
 export { mannKendall, senSlope, holm } from './analyze/trend-stats.js';
 export type { MannKendall } from './analyze/trend-stats.js';
 

@@ -9,6 +9,7 @@ import type { Finding } from '../rules/types.js';
 import { textOrder } from '../rules/collate.js';
 import { fileLine, mapPath, plural, SEVERITY_RANK, sortFindings } from './text.js';
 import type { RenderOptions, ReportInput } from './types.js';
+import { processStatusText } from './fleet.js';
 
 interface Case {
   readonly classname: string;
@@ -67,21 +68,23 @@ export function renderJunit(input: ReportInput, opts: RenderOptions = {}): strin
 
 /**
  * A support bundle (several processes): one case per process, so that a CI system lists which pod
- * leaks. It fails when the process's own trend says it leaks, or its top finding is at or above the
- * gate's `failOn`.
+ * leaks. It fails when the fleet counts the process as leaking (its trend grows, or its top finding is a
+ * leak at error), or its top finding is at or above the gate's `failOn`; a suspect process that passes
+ * says so in its output.
  */
 function processesOf(input: ReportInput, failOn: Finding['severity']): Case[] {
   return (input.fleet?.processes ?? []).map((p) => {
     const row = `${plural(p.snapshots, 'snapshot')}, goroutines ${p.first} → ${p.last}${p.perHour !== null ? ` (${p.perHour >= 0 ? '+' : ''}${Math.round(p.perHour)}/h)` : ''}, trend: ${p.verdict}`;
     const top = p.topFinding;
     const severe = top !== undefined && SEVERITY_RANK[top.severity] <= SEVERITY_RANK[failOn];
-    const failing = p.verdict === 'leak' || severe;
+    const failing = p.status === 'leaking' || severe;
+    const status = processStatusText(p);
     return {
       classname: 'leakscope.processes',
       name: p.name,
       ...(failing
-        ? { failure: { message: p.verdict === 'leak' ? `${p.name} leaks: ${row}` : `${p.name}: ${top!.title}`, type: p.verdict === 'leak' ? 'leak' : top!.severity, body: `${row}${top ? `\ntop finding [${top.severity}] ${top.title} (${top.ruleId})` : ''}\nlatest snapshot: ${p.latest}` } }
-        : { out: `${row}${top ? `\ntop finding [${top.severity}] ${top.title}` : ''}` }),
+        ? { failure: { message: `${p.name} ${status}`, type: p.status === 'leaking' ? 'leaking' : top!.severity, body: `${row}${top ? `\ntop finding [${top.severity}] ${top.title} (${top.ruleId})` : ''}\nlatest snapshot: ${p.latest}` } }
+        : { out: `${status}\n${row}${top ? `\ntop finding [${top.severity}] ${top.title}` : ''}` }),
     };
   });
 }

@@ -103,6 +103,9 @@ ul.tree li{position:relative;padding:3px 0}
 ul.tree ul li::before{content:"└";position:absolute;left:-16px;color:var(--muted)}
 .cnt{font-variant-numeric:tabular-nums;font-weight:700}
 .delta-up{color:var(--err);font-weight:700}.delta-down{color:var(--ok);font-weight:700}
+.state{display:inline-block;padding:1px 7px;border-radius:9px;font-size:12px;font-weight:600;white-space:nowrap;background:var(--row);color:var(--muted)}
+.state-growing,.status-leaking{background:var(--err-bg);color:var(--err)}.state-rising-inconclusive,.status-suspect{background:var(--warn-bg);color:var(--warn)}.state-stable,.state-shrinking,.status-healthy{background:var(--ok-bg);color:var(--ok)}.state-bounded{background:var(--info-bg);color:var(--info)}
+.cards.fleet .card b{display:block;font-size:22px}.fleet-table td{vertical-align:middle}.fleet-table svg{display:block}
 .notes li{font-size:13px}
 .chart-row{display:flex;flex-wrap:wrap;gap:8px 28px;align-items:flex-start}.chart-row svg.chart{flex:0 1 640px}
 dl.meanings{flex:1 1 280px;display:grid;grid-template-columns:max-content 1fr;gap:4px 12px;margin:4px 0;font-size:13px}
