@@ -166,8 +166,13 @@ export function describeEntries(c: FleetEntries): string {
     c.logsWithoutDump ? n(c.logsWithoutDump, 'log without a dump', 'logs without a dump') : '',
     c.otherFiles ? n(c.otherFiles, 'other file') : '',
     c.unreadable ? n(c.unreadable, 'unreadable file') : '',
+    c.corrupt ? n(c.corrupt, 'corrupt member') : '',
   ].filter(Boolean);
-  return `read ${n(c.dumps, 'goroutine dump')} from ${n(c.entries, 'entry', 'entries')}${skipped.length ? `; skipped ${skipped.join(', ')}` : ''}`;
+  const lost = [
+    c.cut ? `${n(c.cut, 'inner archive')} read part-way` : '',
+    c.stopped ? `${c.stopped === 1 ? 'the archive' : n(c.stopped, 'archive')} broke part-way: nothing after the break was read` : '',
+  ].filter(Boolean);
+  return `read ${n(c.dumps, 'goroutine dump')} from ${n(c.entries, 'entry', 'entries')}${skipped.length ? `; skipped ${skipped.join(', ')}` : ''}${lost.length ? `; ${lost.join('; ')}` : ''}`;
 }
 
 /** The process rows as cells: shared by the table, Markdown and HTML renderers. */
@@ -223,7 +228,7 @@ export function fleetJson(f: FleetSummary): unknown {
       processes: x.processes.map((p) => ({ name: p.name, perHour: p.perHour === null ? null : Math.round(p.perHour * 100) / 100 })),
     })),
     ...(f.entries
-      ? { entries: { entries: f.entries.entries, dumps: f.entries.dumps, otherProfiles: f.entries.otherProfiles, logsWithoutDump: f.entries.logsWithoutDump, otherFiles: f.entries.otherFiles, unreadable: f.entries.unreadable } }
+      ? { entries: { entries: f.entries.entries, dumps: f.entries.dumps, otherProfiles: f.entries.otherProfiles, logsWithoutDump: f.entries.logsWithoutDump, otherFiles: f.entries.otherFiles, unreadable: f.entries.unreadable, corrupt: f.entries.corrupt, cut: f.entries.cut, stopped: f.entries.stopped } }
       : {}),
   };
 }

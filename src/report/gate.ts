@@ -23,6 +23,8 @@ export interface GateLimits {
    * fails only when it also at least doubles, so a busy pool that moves by a few does not.
    */
   readonly maxGroupGrowth?: number;
+  /** Archive members skipped or read part-way allowed (`--fail-on-skipped` is 0). */
+  readonly maxSkipped?: number;
   /** Findings at or above this severity fail the gate; default `error`. */
   readonly failOn?: Severity;
 }
@@ -33,6 +35,8 @@ export interface GateFacts {
   readonly findings: readonly Finding[];
   readonly diff?: DiffResult;
   readonly trend?: TrendResult;
+  /** What the archives among the inputs lost: members skipped or read part-way, and why. */
+  readonly skipped?: readonly { readonly name: string; readonly why: string }[];
 }
 
 export function evaluateGate(facts: GateFacts, limits: GateLimits): GateResult {
@@ -42,6 +46,7 @@ export function evaluateGate(facts: GateFacts, limits: GateLimits): GateResult {
   if (limits.maxGroup !== undefined) out.push(maxGroup(facts.analyses, limits.maxGroup));
   if (limits.maxGrowth !== undefined && facts.diff) out.push(maxGrowth(facts.diff, limits.maxGrowth));
   if (limits.maxGroupGrowth && facts.diff) out.push(maxGroupGrowth(facts.diff, limits.maxGroupGrowth));
+  if (limits.maxSkipped !== undefined) out.push(maxSkipped(facts.skipped ?? [], limits.maxSkipped));
   if (facts.trend && facts.trend.verdict !== 'insufficient-data') out.push(steadyGrowth(facts.trend));
   const failing = facts.findings.filter((f) => SEVERITY_RANK[f.severity] <= SEVERITY_RANK[failOn]);
   const worst = [...failing].sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity])[0];
@@ -125,6 +130,20 @@ function maxGroupGrowth(d: DiffResult, limit: number): GateLimit {
     passed,
     message,
     ...(top ? { subject: subject(top.id, siteOf(top.group), d.after.source) } : {}),
+  };
+}
+
+function maxSkipped(skipped: readonly { name: string; why: string }[], limit: number): GateLimit {
+  const passed = skipped.length <= limit;
+  const first = skipped[0];
+  return {
+    name: 'max-skipped',
+    limit,
+    actual: skipped.length,
+    passed,
+    message: skipped.length
+      ? `${plural(skipped.length, 'archive member')} skipped or read part-way; first: ${first.name}: ${first.why}`
+      : 'every archive member was read',
   };
 }
 

@@ -93,8 +93,8 @@ export const reportJsonSchema = {
           ),
         },
         entries: object(
-          { entries: nat, dumps: nat, otherProfiles: nat, logsWithoutDump: nat, otherFiles: nat, unreadable: nat },
-          ['entries', 'dumps', 'otherProfiles', 'logsWithoutDump', 'otherFiles', 'unreadable'],
+          { entries: nat, dumps: nat, otherProfiles: nat, logsWithoutDump: nat, otherFiles: nat, unreadable: nat, corrupt: nat, cut: nat, stopped: nat },
+          ['entries', 'dumps', 'otherProfiles', 'logsWithoutDump', 'otherFiles', 'unreadable', 'corrupt', 'cut', 'stopped'],
         ),
       },
       ['counts', 'processes', 'findings'],
@@ -284,7 +284,7 @@ export const reportJsonSchema = {
           type: 'array',
           items: object(
             {
-              name: { enum: ['max-total', 'max-group', 'max-growth', 'max-group-growth', 'steady-growth', 'findings'] },
+              name: { enum: ['max-total', 'max-group', 'max-growth', 'max-group-growth', 'max-skipped', 'steady-growth', 'findings'] },
               limit: { type: ['number', 'string'] },
               actual: num,
               passed: bool,

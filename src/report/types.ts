@@ -50,7 +50,7 @@ export interface GateLimit {
   readonly subject?: GateSubject;
 }
 
-export type GateLimitName = 'max-total' | 'max-group' | 'max-growth' | 'max-group-growth' | 'steady-growth' | 'findings';
+export type GateLimitName = 'max-total' | 'max-group' | 'max-growth' | 'max-group-growth' | 'max-skipped' | 'steady-growth' | 'findings';
 
 export interface GateSubject {
   readonly groupId: string;
@@ -178,6 +178,12 @@ export interface FleetEntries {
   readonly logsWithoutDump: number;
   readonly otherFiles: number;
   readonly unreadable: number;
+  /** Archive members skipped whole (corrupt xz/gzip/zip data, a bad inner tar header). */
+  readonly corrupt: number;
+  /** Inner archives read part-way. */
+  readonly cut: number;
+  /** Inputs whose own stream broke: nothing after the break was read. */
+  readonly stopped: number;
 }
 
 export interface FleetSummary {

@@ -130,12 +130,12 @@ describe('trend verdicts', () => {
   it('flags a steady leak even when every snapshot is small', () => {
     const t = trend(series({ [LEAK]: [1, 2, 3, 4, 5, 6], [FIXED]: [4, 4, 4, 4, 4, 4], [CONN]: [7, 5, 8, 6, 7, 5] }));
     const leak = verdictOf(t, LEAK);
-    expect(leak.verdict).toBe('leak');
+    expect(leak.verdict).toBe('growing');
     expect(leak.perMinute).toBeCloseTo(1);
     expect(leak.sparkline).toBe('▁▂▄▅▇█');
     expect(verdictOf(t, CONN).verdict).toBe('stable');
     expect(verdictOf(t, FIXED).verdict).toBe('stable');
-    expect(t.verdict).toBe('leak');
+    expect(t.verdict).toBe('growing');
     expect(t.groups[0]).toBe(leak);
     expect(t.durationMs).toBe(5 * 60_000);
   });
@@ -143,7 +143,7 @@ describe('trend verdicts', () => {
   it('calls a pool that filled up and stayed full bounded, not a leak', () => {
     const t = trend(series({ [POOL]: [4, 8, 12, 16, 16, 16, 16, 16, 16, 16], [FIXED]: [2, 2, 2, 2, 2, 2, 2, 2, 2, 2] }));
     expect(verdictOf(t, POOL).verdict).toBe('bounded');
-    expect(t.verdict).toBe('no-leak');
+    expect(t.verdict).toBe('stable');
   });
 
   it('keeps noisy healthy series quiet across many seeds', () => {
@@ -152,7 +152,7 @@ describe('trend verdicts', () => {
       const r = rng(seed);
       const noisy = (base: number) => Array.from({ length: 8 }, () => base + Math.floor(r() * 7) - 3);
       const t = trend(series({ [POOL]: noisy(16), [CONN]: noisy(40), [FIXED]: noisy(10), [LEAK]: noisy(5) }));
-      if (t.verdict === 'leak') leaks++;
+      if (t.verdict === 'growing') leaks++;
     }
     expect(leaks).toBeLessThanOrEqual(2);
   });
@@ -163,13 +163,13 @@ describe('trend verdicts', () => {
     const leak = Array.from({ length: n }, (_, i) => 20 + 3 * i + Math.floor(r() * 5) - 2);
     const noise = Array.from({ length: n }, () => 40 + Math.floor(r() * 9) - 4);
     const t = trend(series({ [LEAK]: leak, [CONN]: noise }));
-    expect(verdictOf(t, LEAK).verdict).toBe('leak');
+    expect(verdictOf(t, LEAK).verdict).toBe('growing');
     expect(verdictOf(t, CONN).verdict).toBe('stable');
   });
 
   it('says shrinking and insufficient-data where they apply', () => {
     expect(verdictOf(trend(series({ [CONN]: [9, 8, 7, 6, 5, 4] })), CONN).verdict).toBe('shrinking');
-    const short = trend(series({ [LEAK]: [1, 2, 3] }));
+    const short = trend(series({ [LEAK]: [1, 2] }));
     expect(short.verdict).toBe('insufficient-data');
     expect(short.groups[0].verdict).toBe('insufficient-data');
   });
