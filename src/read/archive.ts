@@ -154,11 +154,16 @@ export function isArchiveHead(head: Uint8Array): boolean {
 }
 
 function gunzipHead(head: Uint8Array): Uint8Array {
-  try {
-    return gunzipSync(head, { finishFlush: zlibConstants.Z_SYNC_FLUSH });
-  } catch {
-    return new Uint8Array(0);
+  // Corrupt data further on must not hide the tar header at the start: shorter prefixes stop before it.
+  for (const n of [head.byteLength, 8192, 1024]) {
+    if (n > head.byteLength) continue;
+    try {
+      return gunzipSync(head.subarray(0, n), { finishFlush: zlibConstants.Z_SYNC_FLUSH });
+    } catch {
+      /* try a shorter prefix */
+    }
   }
+  return new Uint8Array(0);
 }
 
 /**
@@ -343,7 +348,9 @@ async function walkZip(w: Walk, name: string, chunks: AsyncIterable<Uint8Array>,
         continue;
       }
       const stream = await zip.openReadStreamPromise(ent);
-      const content = ent.compressionMethod === 0 ? (stream as AsyncIterable<Uint8Array>) : counted(w, `${name}!${printable(path)}`, stream as AsyncIterable<Uint8Array>);
+      const raw = ent.compressionMethod === 0 ? (stream as AsyncIterable<Uint8Array>) : counted(w, `${name}!${printable(path)}`, stream as AsyncIterable<Uint8Array>);
+      // yauzl does not check the CRC: corrupt stored or deflated data would pass as content.
+      const content = crcChecked(raw, ent.crc32);
       try {
         await entry(w, name, path, content, depth);
       } catch (e) {
@@ -394,6 +401,26 @@ async function drainQuietly(chunks: AsyncIterable<Uint8Array>): Promise<void> {
 
 function tooLarge(w: Walk, name: string): InputError {
   return new InputError(w.input, 'too-large', `decompresses to more than ${w.limits.maxBytes} bytes (at ${name}; an archive bomb? raise with --max-decompressed)`);
+}
+
+const CRC_TABLE = (() => {
+  const t = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    t[n] = c >>> 0;
+  }
+  return t;
+})();
+
+/** The content as it comes, then an error when its CRC-32 is not the one the zip recorded. */
+async function* crcChecked(chunks: AsyncIterable<Uint8Array>, expected: number): AsyncIterable<Uint8Array> {
+  let c = 0xffffffff;
+  for await (const b of chunks) {
+    for (let i = 0; i < b.byteLength; i++) c = CRC_TABLE[(c ^ b[i]) & 0xff] ^ (c >>> 8);
+    yield b;
+  }
+  if (((c ^ 0xffffffff) >>> 0) !== expected >>> 0) throw new ArchiveDataError('corrupt zip data (CRC-32 mismatch)');
 }
 
 /** Decompressed bytes count against the limit as they come. */
