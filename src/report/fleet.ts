@@ -67,6 +67,7 @@ function processRow(r: ProcessResult): FleetProcess {
     snapshots: r.analyses.length,
     first: first?.total ?? 0,
     last: last?.total ?? 0,
+    counts: r.analyses.map((a) => a.total),
     verdict,
     ...(r.trend?.needed !== undefined ? { needed: r.trend.needed } : {}),
     status: statusOf(verdict, r.findings),

@@ -190,7 +190,7 @@ export function trendFindings(t: TrendResult): Finding[] {
       confidence: 'medium',
       pack: 'trend',
       title: `The goroutine total grows steadily: ${fmtInt(t.total.first)} → ${fmtInt(t.total.last)} (${fmtRate(t.total.perMinute)}/min)`,
-      explanation: `Trend growing: across ${span} the total rose monotonically (Mann-Kendall p=${fmtP(t.total.pAdjusted)}, one test), though no single group grew significantly: many groups each leave a few goroutines behind.`,
+      explanation: `Trend growing: across ${span} the total rose monotonically (Mann-Kendall p=${fmtP(t.total.pAdjusted)}, one test), though no single group's rise is confirmed (${correctionText(t)}): ${riserText(t)}`,
       cause: 'Goroutines are started faster than they finish, spread over several stacks.',
       fix: 'Diff the first and last snapshots (`leakscope diff`) to see which groups gained goroutines, and check that each one ends on every path.',
       evidence: { groups: [], goroutines: t.total.last, stack: [], facts: [`total per snapshot: ${t.total.counts.map(fmtInt).join(', ')}  ${t.total.sparkline}`] },
@@ -238,6 +238,14 @@ function groupFinding(g: GroupTrend, t: TrendResult, span: string, snapshot: Fin
     snapshot,
   };
   return site ? { ...f, location: { file: site.file, line: site.line, func: site.func } } : f;
+}
+
+/** Which groups make up a total's rise: the groups rising inconclusively, else "many groups". */
+function riserText(t: TrendResult): string {
+  const risers = t.groups.filter((g) => g.verdict === 'rising-inconclusive');
+  if (risers.length === 0) return 'many groups each leave a few goroutines behind.';
+  const top = risers.slice(0, 3).map((g) => `${shortSite(siteOf(g.group)) || g.id} ${fmtInt(g.first)} → ${fmtInt(g.last)}`);
+  return `${plural(risers.length, 'group')} rise${risers.length === 1 ? 's' : ''} without confirmation yet (rising-inconclusive): ${top.join(', ')}${risers.length > 3 ? ', …' : ''}.`;
 }
 
 /** Warnings for rises the test cannot confirm yet: the groups' (sorted first by the trend), else the total's. */

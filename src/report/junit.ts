@@ -10,6 +10,7 @@ import { textOrder } from '../rules/collate.js';
 import { fileLine, mapPath, plural, SEVERITY_RANK, sortFindings } from './text.js';
 import type { RenderOptions, ReportInput } from './types.js';
 import { processStatusText } from './fleet.js';
+import { trendVerdictText } from './trend-words.js';
 
 interface Case {
   readonly classname: string;
@@ -52,10 +53,13 @@ export function renderJunit(input: ReportInput, opts: RenderOptions = {}): strin
       : { failure: { message: l.message, type: 'gate', body: `${l.name}: allowed ${l.limit}, actual ${l.actual}\n${l.message}${l.subject?.file ? `\nat ${fileLine({ file: mapPath(l.subject.file, opts.pathPrefixes), line: l.subject.line ?? 0 })}` : ''}` } }),
   }));
   const processCases = processesOf(input, failOn);
+  // The trend's state in words: its failures are the trend findings' (and the gate's) cases.
+  const trendCases: Case[] = input.trend ? [{ classname: 'leakscope.trend', name: `trend: ${input.trend.verdict}`, out: trendVerdictText(input.trend) }] : [];
   const suites = [suite('leakscope.rules', ruleCases)];
   if (input.gate) suites.push(suite('leakscope.gate', gateCases));
+  if (trendCases.length) suites.push(suite('leakscope.trend', trendCases));
   if (processCases.length) suites.push(suite('leakscope.processes', processCases));
-  const all = [...ruleCases, ...gateCases, ...processCases];
+  const all = [...ruleCases, ...gateCases, ...trendCases, ...processCases];
   const failures = all.filter((c) => c.failure).length;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',

@@ -139,6 +139,8 @@ export interface FleetProcess {
   /** Goroutines in the first and the latest snapshot. */
   readonly first: number;
   readonly last: number;
+  /** Goroutines in every snapshot, oldest first (the chart over time). */
+  readonly counts: readonly number[];
   /** The trend's state for the process (TrendResult.verdict); `insufficient-data` under 3 snapshots. */
   readonly verdict: TrendResult['verdict'];
   /** `rising-inconclusive`: snapshots that would confirm the rise (null: none up to 1,000). */
