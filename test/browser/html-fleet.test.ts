@@ -1,29 +1,18 @@
 /**
- * The fleet and trend views of the HTML report in Chromium, on a support bundle packed like a
- * collector packs one (a tgz of `<pod>-goroutine-<time>` files) from real snapshots: a leaking pod
- * (samples/soak-leak, 4 snapshots: growing), a healthy pod over its warm-up (samples/soak-healthy's
- * first 4: rising-inconclusive, so suspect) and the healthy pod on flat load (4 later snapshots:
- * stable, healthy). The page shows what `--format json` says: the cards count leaking, suspect and
+ * The fleet and trend views of the HTML report in Chromium, on the support bundle of
+ * test/cli/fleet-bundle.ts (a leaking, a suspect and a healthy pod of real snapshots). The page shows what `--format json` says: the cards count leaking, suspect and
  * healthy as the rows do, each row has its chart over time, its status and trend state, and links to
  * its section and its findings; the trend view of one process shows the same states as its JSON.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { FLEET_PODS as PODS, packFleet } from '../cli/fleet-bundle.js';
 import { ensureBuilt, run } from '../cli/run.js';
-import { SAMPLES } from '../helpers/paths.js';
 import { artifactsDir, chromiumAvailable, launch } from './chromium.js';
 import { cspViolations, openReport } from './page.js';
-
-const series = (c: string) => readdirSync(join(SAMPLES, c, 'series')).sort().map((f) => join(SAMPLES, c, 'series', f));
-const PODS: Record<string, string[]> = {
-  'quotes-7d9f8b6c4-leak1': series('soak-leak').slice(0, 4),
-  'quotes-7d9f8b6c4-warm1': series('soak-healthy').slice(0, 4),
-  'quotes-7d9f8b6c4-flat1': series('soak-healthy').slice(5, 9),
-};
 
 interface JsonProcess { name: string; status: string; verdict: string; first: number; last: number; snapshots: number }
 
@@ -35,13 +24,7 @@ describe.skipIf(!available)('HTML fleet and trend views in Chromium', () => {
   let bundle = '';
   beforeAll(async () => {
     tmp = mkdtempSync(join(tmpdir(), 'leakscope-fleet-html-'));
-    const dir = join(tmp, 'bundle');
-    mkdirSync(dir);
-    for (const [pod, files] of Object.entries(PODS)) {
-      files.forEach((f, i) => copyFileSync(f, join(dir, `${pod}-goroutine-2026-11-30T07_3${i}_00`)));
-    }
-    bundle = join(tmp, 'bundle.tgz');
-    execFileSync('tar', ['czf', bundle, '-C', dir, '.']);
+    bundle = packFleet(tmp);
     await ensureBuilt();
     browser = await launch();
   }, 300_000);
