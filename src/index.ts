@@ -24,6 +24,7 @@ export { diff } from './analyze/compare.js';
 export type { DiffResult, GroupChange, GroupDiff, SnapshotRef } from './analyze/compare.js';
 export { trend, sparkline } from './analyze/trend.js';
 export type { GroupTrend, SeriesTrend, TrendOptions, TrendPoint, TrendResult, TrendSample, TrendState } from './analyze/trend.js';
+export { MIN_TREND_SNAPSHOTS, snapshotsNeeded } from './analyze/trend.js';
 export { mannKendall, senSlope, holm } from './analyze/trend-stats.js';
 export type { MannKendall } from './analyze/trend-stats.js';
 
