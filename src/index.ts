@@ -26,7 +26,8 @@ export { grpcConnections, peerWrites } from './analyze/peers.js';
 export type { GrpcConnections, PeerWriteGroup, PeerWriteKind, PeerWrites } from './analyze/peers.js';
 export type { DiffResult, GroupChange, GroupDiff, SnapshotRef } from './analyze/compare.js';
 export { trend, sparkline } from './analyze/trend.js';
-export type { GroupTrend, SeriesTrend, TrendOptions, TrendPoint, TrendResult, TrendSample, TrendVerdict } from './analyze/trend.js';
+export type { GroupTrend, SeriesTrend, TrendOptions, TrendPoint, TrendResult, TrendSample, TrendState } from './analyze/trend.js';
+export { MIN_TREND_SNAPSHOTS, snapshotsNeeded } from './analyze/trend.js';
 export { mannKendall, senSlope, holm } from './analyze/trend-stats.js';
 export type { MannKendall } from './analyze/trend-stats.js';
 

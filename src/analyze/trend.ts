@@ -2,15 +2,24 @@
  * trend(series): how each group's count moves over a time-ordered series of snapshots of one process.
  *
  * A steady leak grows monotonically, however small; noise goes up and down; a bounded pool grows and
- * then stays flat. Per group (and for the total): the Mann-Kendall test of a monotonic increase, with
- * Holm's correction across the groups that vary at all (constant groups cannot trend and are not
- * tested), Sen's slope as the growth rate in goroutines per minute, and a plateau check on the later
- * half of the series that tells a pool that filled up from a leak that keeps going.
+ * then stays flat. Per group (and for the total): the Mann-Kendall test of a monotonic increase, Sen's
+ * slope as the growth rate in goroutines per minute, and a plateau check on the later half of the
+ * series that tells a pool that filled up from a leak that keeps going.
+ *
+ * Three honest states (TrendState): `growing` (the test confirms the rise), `rising-inconclusive` (a
+ * clear rise — Sen's slope positive and the fitted rise material — that this many snapshots cannot
+ * confirm; `needed` says how many would), `stable` (no material rise). "stable" never labels a clear rise.
+ *
+ * Multiple testing: the total is one test of its own (never corrected with the groups). The groups are
+ * Holm-corrected over the groups that changed materially only (max − min ≥ 3 goroutines and ≥ 5% of the
+ * group's max). Not FDR (Benjamini-Hochberg): BH multiplies the smallest p by the family size just as
+ * Holm does, so one leaking group among many wobbling ones would be no better off; what hid the rise
+ * was the family's size, inflated by ±1 wobble in small groups that cannot be a leak worth reporting.
  */
 import type { Analysis, AnalyzedGroup, SimilarityLevel, SiteFrame } from './types.js';
 import type { WaitKind } from '../model/dump.js';
 import { cmp } from './compare.js';
-import { holm, mannKendall, minimumP, senSlope, type MannKendall } from './trend-stats.js';
+import { holm, mannKendall, minimumP, normalCdf, senSlope, type MannKendall } from './trend-stats.js';
 
 /** One snapshot of the series with the time it was taken (ms since the epoch, or any common origin). */
 export interface TrendSample {
@@ -28,7 +37,20 @@ export interface TrendOptions {
   readonly alpha?: number;
 }
 
-export type TrendVerdict = 'leak' | 'bounded' | 'stable' | 'shrinking' | 'insufficient-data';
+/**
+ * How a series moves, for a group, the total and the process (the one word every format prints):
+ * - `growing`: a monotonic rise the test confirms (p < alpha after correction) that has not levelled off;
+ * - `rising-inconclusive`: a clear rise (Sen's slope positive, Kendall tau ≥ 0.5, fitted rise ≥ 5
+ *   goroutines and ≥ 5% of the max) the test cannot confirm with this many snapshots;
+ * - `bounded`: confirmed rise that levelled off (a pool that filled up); groups and total only;
+ * - `stable`: no material rise;
+ * - `shrinking`: a confirmed fall; groups and total only;
+ * - `insufficient-data`: fewer than 3 snapshots.
+ */
+export type TrendState = 'growing' | 'rising-inconclusive' | 'bounded' | 'stable' | 'shrinking' | 'insufficient-data';
+
+/** Fewest snapshots trend judges; below, every state is `insufficient-data`. */
+export const MIN_TREND_SNAPSHOTS = 3;
 
 export interface SeriesTrend {
   /** Count in each snapshot, in series order (0 where the group is absent). */
@@ -42,9 +64,19 @@ export interface SeriesTrend {
   /** Sen's slope in goroutines per snapshot. */
   readonly perSnapshot: number;
   readonly mannKendall: MannKendall;
-  /** pIncreasing after Holm's correction over every series tested. */
+  /**
+   * pIncreasing after Holm's correction over the groups that changed materially; the total's own
+   * pIncreasing (one test, not corrected); 1 for a group that did not change materially.
+   */
   readonly pAdjusted: number;
-  readonly verdict: TrendVerdict;
+  /** Changed materially (max − min ≥ 3 and ≥ 5% of max): a group in the correction's family. */
+  readonly material: boolean;
+  readonly verdict: TrendState;
+  /**
+   * `rising-inconclusive` only: about how many snapshots the test would need to confirm a rise this
+   * consistent (same Kendall tau) at this alpha and correction; null when none up to 1,000 would.
+   */
+  readonly needed?: number | null;
   /** ▁▂▃▄▅▆▇█, one character per snapshot, scaled between the series' min and max. */
   readonly sparkline: string;
 }
@@ -75,10 +107,19 @@ export interface TrendResult {
   readonly total: SeriesTrend;
   /** Leaks first, then by growth rate, then by latest count, then key. */
   readonly groups: GroupTrend[];
-  /** Groups whose verdict is `leak`. */
+  /** Groups whose verdict is `growing`. */
   readonly leaks: number;
-  /** `leak` when the total or any group leaks. */
-  readonly verdict: 'leak' | 'no-leak' | 'insufficient-data';
+  /** Groups whose verdict is `rising-inconclusive`. */
+  readonly rising: number;
+  /** Groups in the correction's family (changed materially): the p of each is multiplied by up to this. */
+  readonly family: number;
+  /**
+   * The process: `growing` when the total or any group grows, else `rising-inconclusive` when the
+   * total or any group rises inconclusively, else `stable`; `insufficient-data` under 3 snapshots.
+   */
+  readonly verdict: Extract<TrendState, 'growing' | 'rising-inconclusive' | 'stable' | 'insufficient-data'>;
+  /** The process's `rising-inconclusive`: the fewest snapshots that would confirm one of its rises (null: > 1,000). */
+  readonly needed?: number | null;
 }
 
 const SPARKS = '▁▂▃▄▅▆▇█';
@@ -124,18 +165,21 @@ export function trend(series: readonly TrendSample[], opts: TrendOptions = {}): 
   const keys = [...rows.keys()];
   const all = [totalCounts, ...keys.map((k) => rows.get(k)!.counts)];
   const tests = all.map((xs) => mannKendall(xs));
-  // Only series that vary can trend; testing constant ones would only dilute the correction.
-  const varying = all.map((xs) => xs.some((x) => x !== xs[0]));
-  const tested = tests.flatMap((t, i) => (varying[i] ? [t.pIncreasing] : []));
-  const adjusted = holm(tested);
-  let next = 0;
-  const pAdj = tests.map((t, i) => (varying[i] ? adjusted[next++] : 1));
+  // The total is one test; the groups are corrected over those that changed materially: ±1 wobble in
+  // small groups cannot be a leak worth reporting and would only inflate the family (see the header).
+  const material = all.map((xs) => changedMaterially(xs));
+  const family = keys.map((_, k) => k + 1).filter((i) => material[i]);
+  const adjusted = holm(family.map((i) => tests[i].pIncreasing));
+  const pAdj = tests.map(() => 1);
+  pAdj[0] = tests[0].pIncreasing;
+  family.forEach((i, j) => (pAdj[i] = adjusted[j]));
 
-  const enough = n >= 2 && minimumP(n) < alpha;
+  const enough = n >= MIN_TREND_SNAPSHOTS;
   const build = (xs: number[], i: number): SeriesTrend => {
     const perMinute = untimed ? null : senSlope(times, xs);
     const perSnapshot = senSlope(xs.map((_, k) => k), xs) ?? 0;
     const mk = tests[i];
+    const verdict: TrendState = enough ? stateOf(xs, mk, pAdj[i], perSnapshot, alpha) : 'insufficient-data';
     return {
       counts: xs,
       first: xs[0] ?? 0,
@@ -146,7 +190,9 @@ export function trend(series: readonly TrendSample[], opts: TrendOptions = {}): 
       perSnapshot,
       mannKendall: mk,
       pAdjusted: pAdj[i],
-      verdict: enough ? verdictOf(xs, mk, pAdj[i], perSnapshot, alpha) : 'insufficient-data',
+      material: material[i],
+      verdict,
+      ...(verdict === 'rising-inconclusive' ? { needed: snapshotsNeeded(mk, alpha / (i === 0 ? 1 : Math.max(1, family.length))) } : {}),
       sparkline: sparkline(xs),
     };
   };
@@ -161,7 +207,18 @@ export function trend(series: readonly TrendSample[], opts: TrendOptions = {}): 
     (a, b) =>
       rank(a.verdict) - rank(b.verdict) || b.perSnapshot - a.perSnapshot || b.last - a.last || cmp(a.key, b.key),
   );
-  const leaks = groups.filter((g) => g.verdict === 'leak').length;
+  const leaks = groups.filter((g) => g.verdict === 'growing').length;
+  const risers = [total, ...groups].filter((g) => g.verdict === 'rising-inconclusive');
+  const verdict: TrendResult['verdict'] = !enough
+    ? 'insufficient-data'
+    : leaks > 0 || total.verdict === 'growing'
+      ? 'growing'
+      : risers.length > 0
+        ? 'rising-inconclusive'
+        : 'stable';
+  // The fewest snapshots that would confirm any of the rises (the process is then growing).
+  const counts = risers.map((r) => r.needed).filter((x): x is number => typeof x === 'number');
+  const needed = counts.length ? Math.min(...counts) : null;
   return {
     level,
     alpha,
@@ -170,12 +227,57 @@ export function trend(series: readonly TrendSample[], opts: TrendOptions = {}): 
     total,
     groups,
     leaks,
-    verdict: !enough ? 'insufficient-data' : leaks > 0 || total.verdict === 'leak' ? 'leak' : 'no-leak',
+    rising: groups.filter((g) => g.verdict === 'rising-inconclusive').length,
+    family: family.length,
+    verdict,
+    ...(verdict === 'rising-inconclusive' ? { needed } : {}),
   };
 }
 
-function verdictOf(xs: number[], mk: MannKendall, pAdjusted: number, slope: number, alpha: number): TrendVerdict {
-  if (pAdjusted < alpha && slope > 0) return plateaued(xs) ? 'bounded' : 'leak';
+/** Materially changed: max − min ≥ 3 goroutines and ≥ 5% of the series' max. */
+export function changedMaterially(xs: readonly number[]): boolean {
+  if (xs.length === 0) return false;
+  const lo = Math.min(...xs);
+  const hi = Math.max(...xs);
+  return hi - lo >= Math.max(MATERIAL_MIN, MATERIAL_FRACTION * hi);
+}
+
+const MATERIAL_MIN = 3;
+const MATERIAL_FRACTION = 0.05;
+
+/** A clear rise fits at least this many goroutines over the series (and 5% of its max). */
+const RISE_MIN = 5;
+/** …and rises consistently: Kendall's tau ≥ 0.5, three rising pairs for each falling one. */
+const RISE_TAU = 0.5;
+
+/**
+ * A clear rise: Sen's slope is positive, the pairs rise consistently (tau ≥ 0.5), and the rise the
+ * slope fits over the series (slope × (n − 1)) is at least 5 goroutines and 5% of the series' max.
+ */
+function clearlyRising(xs: readonly number[], mk: MannKendall, perSnapshot: number): boolean {
+  if (perSnapshot <= 0 || mk.tau < RISE_TAU) return false;
+  const fitted = perSnapshot * (xs.length - 1);
+  return fitted >= Math.max(RISE_MIN, MATERIAL_FRACTION * Math.max(...xs));
+}
+
+/**
+ * About how many snapshots a rise as consistent as this one (same Kendall tau) needs for its one-sided
+ * p to fall below `threshold` (alpha divided by the correction's factor): exact 1/n! for a perfect rise,
+ * the normal approximation otherwise. Null when none up to 1,000 would.
+ */
+export function snapshotsNeeded(mk: MannKendall, threshold: number): number | null {
+  if (mk.tau <= 0) return null;
+  for (let n = Math.max(mk.n + 1, MIN_TREND_SNAPSHOTS); n <= 1000; n++) {
+    const pairs = (n * (n - 1)) / 2;
+    const p = mk.tau >= 1 ? minimumP(n) : 1 - normalCdf((Math.round(mk.tau * pairs) - 1) / Math.sqrt((n * (n - 1) * (2 * n + 5)) / 18));
+    if (p < threshold) return n;
+  }
+  return null;
+}
+
+function stateOf(xs: number[], mk: MannKendall, pAdjusted: number, slope: number, alpha: number): TrendState {
+  if (pAdjusted < alpha && slope > 0) return plateaued(xs) ? 'bounded' : 'growing';
+  if (clearlyRising(xs, mk, slope)) return 'rising-inconclusive';
   if (mk.pDecreasing < alpha && slope < 0) return 'shrinking';
   return 'stable';
 }
@@ -195,6 +297,6 @@ function plateaued(xs: number[]): boolean {
   return tailSlope <= 0 && Math.max(...tail) <= Math.max(...head) + Math.max(1, 0.05 * Math.max(...head));
 }
 
-function rank(v: TrendVerdict): number {
-  return ['leak', 'bounded', 'shrinking', 'stable', 'insufficient-data'].indexOf(v);
+function rank(v: TrendState): number {
+  return ['growing', 'rising-inconclusive', 'bounded', 'shrinking', 'stable', 'insufficient-data'].indexOf(v);
 }

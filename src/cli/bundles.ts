@@ -8,7 +8,7 @@ import type { Dump } from '../model/dump.js';
 import { relative } from 'node:path';
 import { Readable } from 'node:stream';
 import { analyze } from '../analyze/index.js';
-import { isArchiveHead, peek } from '../read/archive.js';
+import { isArchiveHead, peek, type SkippedMember } from '../read/archive.js';
 import { describeEntries } from '../report/fleet.js';
 import { addCounts, emptyCounts, readBundle, type BundleCounts, type BundleOptions } from '../read/bundle.js';
 import { readFileChunks, isUrl } from '../read/source.js';
@@ -48,12 +48,13 @@ export async function loadBundle(
   s: Setup,
   opts: BundleOptions,
   stdin?: NodeJS.ReadableStream,
-): Promise<{ loaded: LoadedInput[]; counts: BundleCounts }> {
+): Promise<{ loaded: LoadedInput[]; counts: BundleCounts; skipped: SkippedMember[] }> {
   const chunks = stdin ? (stdin as AsyncIterable<Uint8Array>) : readFileChunks(input.path);
   const read = await readBundle(input.path, chunks, opts, stdin ? undefined : input.path);
   for (const w of read.warnings.slice(0, 10)) warn(w);
   if (read.warnings.length > 10) warn(`${input.path}: ${read.warnings.length - 10} more unreadable entries`);
-  note(`leakscope: ${input.path}: ${describeEntries(read.counts)}`);
+  const why = read.skipped.length ? ` (${read.skipped.slice(0, 5).map((x) => `${x.name}: ${x.why}`).join('; ')}${read.skipped.length > 5 ? `; … ${read.skipped.length - 5} more` : ''})` : '';
+  note(`leakscope: ${input.path}: ${describeEntries(read.counts)}${why}`);
   // Entries with neither a pod name nor a folder belong to the archive, named like an unpacked folder.
   const fallback = containerName(input.path);
   const loaded = read.dumps.map((d): LoadedInput => {
@@ -65,7 +66,7 @@ export async function loadBundle(
       ...placed(place),
     };
   });
-  return { loaded, counts: read.counts };
+  return { loaded, counts: read.counts, skipped: read.skipped };
 }
 
 /**

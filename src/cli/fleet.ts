@@ -64,8 +64,16 @@ export function judgeFleet(loaded: Loaded, s: Setup, o: FleetOptions = {}): Judg
   const fleet = buildFleet(results, c && c.entries > 0 ? c : undefined);
   const order = new Map(fleet.summary.processes.map((p, i) => [p.name, i]));
   const sorted = [...results].sort((a, b) => order.get(a.name)! - order.get(b.name)!);
-  const gate = combineGates(sorted);
+  const gate = withSkipped(combineGates(sorted), loaded, o.gate);
   return { fleet, latest: sorted.map((r) => r.analyses[r.analyses.length - 1]), ...(gate ? { gate } : {}) };
+}
+
+/** `--fail-on-skipped` / `--max-skipped` judge the archives as a whole, not each process. */
+function withSkipped(gate: GateResult | undefined, loaded: Loaded, limits: GateLimits | undefined): GateResult | undefined {
+  if (!gate || limits?.maxSkipped === undefined) return gate;
+  const l = evaluateGate({ analyses: [], findings: [], skipped: loaded.bundleSkipped ?? [] }, { maxSkipped: limits.maxSkipped }).limits.find((x) => x.name === 'max-skipped')!;
+  const all = [l, ...gate.limits];
+  return { ...gate, limits: all, passed: all.every((x) => x.passed) };
 }
 
 function judgeProcess(p: ProcessInputs, s: Setup, o: FleetOptions): ProcessResult {
@@ -75,7 +83,9 @@ function judgeProcess(p: ProcessInputs, s: Setup, o: FleetOptions): ProcessResul
   const t = samples.length >= 3 ? trend(samples, o.alpha !== undefined ? { alpha: o.alpha } : {}) : undefined;
   const findings = [...latestFindings(p.loaded, latest, s, analyses), ...(t ? trendFindings(t) : [])];
   const d = analyses.length > 1 ? diff(analyses[0], latest) : undefined;
-  const gate = o.gate ? evaluateGate({ analyses, findings, ...(d ? { diff: d } : {}), ...(t ? { trend: t } : {}) }, o.gate) : undefined;
+  const perProcess = o.gate ? { ...o.gate } : undefined;
+  if (perProcess) delete (perProcess as { maxSkipped?: number }).maxSkipped;
+  const gate = perProcess ? evaluateGate({ analyses, findings, ...(d ? { diff: d } : {}), ...(t ? { trend: t } : {}) }, perProcess) : undefined;
   return { name: p.name, family: familyOf(p.name), analyses, findings, ...(t ? { trend: t } : {}), ...(gate ? { gate } : {}) };
 }
 

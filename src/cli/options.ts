@@ -141,6 +141,8 @@ export interface GateFlags {
   maxGroup?: number;
   maxGrowth?: number;
   maxGroupGrowth?: number;
+  maxSkipped?: number;
+  failOnSkipped?: boolean;
   failOn?: Severity;
 }
 

@@ -9,6 +9,7 @@ import { isInputError, readDump, readDumpsSettled, type ReadOptions } from '../r
 import { diagnoseRaces, resolveRules, runRules } from '../rules/index.js';
 import type { Finding } from '../rules/types.js';
 import { loadConfig } from '../rules/config.js';
+import type { SkippedMember } from '../read/archive.js';
 import type { BundleCounts, BundleOptions } from '../read/bundle.js';
 import { isArchiveFile, loadBundle, peekStdin, placed, placeFile, totalCounts } from './bundles.js';
 import { mtimeOf, type InputFile } from './inputs.js';
@@ -93,17 +94,22 @@ export async function loadAll(inputs: readonly InputFile[], s: Setup, readOption
     if (!archive[i]) parts[i] = plainLoaded.filter((l) => l.path === input.path);
   });
   const counts: BundleCounts[] = [];
+  const skipped: SkippedMember[] = [];
   for (let i = 0; i < inputs.length; i++) {
     if (!archive[i]) continue;
     const b = await loadBundle(inputs[i], s, opts, inputs[i].path === '-' ? stdin!.rest : undefined);
     parts[i] = b.loaded;
     counts.push(b.counts);
+    skipped.push(...b.skipped);
   }
-  return Object.assign(parts.flat(), { bundleCounts: totalCounts(counts) });
+  return Object.assign(parts.flat(), { bundleCounts: totalCounts(counts), bundleSkipped: skipped });
 }
 
-/** What loadAll read; `bundleCounts` when archives were among the inputs (how their files were used). */
-export type Loaded = LoadedInput[] & { bundleCounts?: BundleCounts };
+/**
+ * What loadAll read; `bundleCounts` when archives were among the inputs (how their files were used),
+ * and `bundleSkipped`: their members that were skipped or read part-way, and why.
+ */
+export type Loaded = LoadedInput[] & { bundleCounts?: BundleCounts; bundleSkipped?: SkippedMember[] };
 
 async function loadFiles(inputs: readonly InputFile[], s: Setup, readOptions: ReadOptions): Promise<LoadedInput[]> {
   const out: LoadedInput[] = [];

@@ -85,6 +85,12 @@ export function buildSeries(loaded: readonly LoadedInput[], intervalMs?: number)
     const res = Math.max(...offsets.map((o) => o!.resolutionMs));
     return withTimes('file name', (x, n) => offsets[n]!.ms + x.i, res);
   }
+  // Some inputs carry a time (printed in the dump, or in the name) and others do not: file times are
+  // another clock (a copy, a download) and must not be mixed with them.
+  const timed = flat.filter((x, n) => Number.isFinite(captured[n]) || named[n] !== undefined || offsets[n] !== undefined || entry[n] !== undefined).length;
+  if (timed > 0 && timed < flat.length) {
+    return inOrder(`only ${timed} of ${flat.length} snapshots carry a capture time (in the dump or its name): not mixed with file times; kept in the order given, no rate per minute`);
+  }
   if (flat.length && flat.every((x) => x.l.mtime !== undefined)) {
     const times = flat.map((x) => x.l.mtime! + x.i);
     if (!fallbackAgrees(times)) return inOrder('the file mtimes contradict the capture times some dumps print: kept in the order given, no rate per minute');

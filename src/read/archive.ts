@@ -43,6 +43,22 @@ export interface WalkResult {
   readonly files: number;
   /** An archive cut short or corrupt part-way: what was read stands; these say what was lost. */
   readonly warnings: string[];
+  /**
+   * Members of an archive skipped whole because they could not be decompressed or walked (corrupt
+   * xz/gzip data, a bad inner tar header): the walk went on with the next member.
+   */
+  readonly skipped: SkippedMember[];
+  /** Inner archives read part-way (corrupt after some entries): their rest is lost. */
+  readonly cut: SkippedMember[];
+  /** The input's own (outer) stream broke: nothing after this point was read. */
+  readonly stopped?: string;
+}
+
+/** An archive member that was not (fully) read, and why. */
+export interface SkippedMember {
+  /** `outer.tar!inner.tar.xz`. */
+  readonly name: string;
+  readonly why: string;
 }
 
 export type ContainerKind = 'tar' | 'zip' | 'gzip' | 'xz';
@@ -121,6 +137,9 @@ interface Walk {
   entries: number;
   files: number;
   readonly warnings: string[];
+  readonly skipped: SkippedMember[];
+  readonly cut: SkippedMember[];
+  stopped?: string;
 }
 
 /**
@@ -135,11 +154,16 @@ export function isArchiveHead(head: Uint8Array): boolean {
 }
 
 function gunzipHead(head: Uint8Array): Uint8Array {
-  try {
-    return gunzipSync(head, { finishFlush: zlibConstants.Z_SYNC_FLUSH });
-  } catch {
-    return new Uint8Array(0);
+  // Corrupt data further on must not hide the tar header at the start: shorter prefixes stop before it.
+  for (const n of [head.byteLength, 8192, 1024]) {
+    if (n > head.byteLength) continue;
+    try {
+      return gunzipSync(head.subarray(0, n), { finishFlush: zlibConstants.Z_SYNC_FLUSH });
+    } catch {
+      /* try a shorter prefix */
+    }
   }
+  return new Uint8Array(0);
 }
 
 /**
@@ -154,12 +178,12 @@ export async function walkArchive(
   limits: Partial<ArchiveLimits> = {},
   file?: string,
 ): Promise<WalkResult> {
-  const w: Walk = { input, limits: { ...DEFAULT_ARCHIVE_LIMITS, ...limits }, visit, bytes: 0, entries: 0, files: 0, warnings: [] };
+  const w: Walk = { input, limits: { ...DEFAULT_ARCHIVE_LIMITS, ...limits }, visit, bytes: 0, entries: 0, files: 0, warnings: [], skipped: [], cut: [] };
   const { head, all } = await peek(chunks, 512);
   const kind = sniffContainer(head);
   if (!kind) throw new InputError(input, 'not-a-dump', 'is not an archive');
   await container(w, printable(input), '', kind, all, 0, file);
-  return { entries: w.entries, files: w.files, warnings: w.warnings };
+  return { entries: w.entries, files: w.files, warnings: w.warnings, skipped: w.skipped, cut: w.cut, ...(w.stopped ? { stopped: w.stopped } : {}) };
 }
 
 /**
@@ -229,7 +253,7 @@ async function walkTar(w: Walk, name: string, chunks: AsyncIterable<Uint8Array>,
       countEntry(w, `${name}!${printable(h.name)}`);
       seen++;
       if ((h.type === 'file' || h.type === 'contiguous-file') && (h.size ?? 0) > 0) {
-        await entry(w, name, h.name, e as AsyncIterable<Uint8Array>, depth);
+        await member(w, name, h.name, e as AsyncIterable<Uint8Array>, depth);
       } else {
         e.resume();
       }
@@ -239,10 +263,53 @@ async function walkTar(w: Walk, name: string, chunks: AsyncIterable<Uint8Array>,
     // Cut short or corrupt after some entries: what was read stands, with a warning.
     const why = (e as Error)?.message ?? String(e);
     if (seen === 0 && depth === 0) throw new InputError(w.input, 'not-a-dump', `is not a readable tar archive (${why})`);
-    w.warnings.push(`${name}: the archive ends early or is corrupt after ${seen} entr${seen === 1 ? 'y' : 'ies'} (${why}); read what came before`);
+    const after = `after ${seen} entr${seen === 1 ? 'y' : 'ies'}`;
+    if (depth === 0) {
+      // The input's own stream: the walk cannot go on past it.
+      w.stopped = `the archive ends early or is corrupt ${after} (${why})`;
+      w.warnings.push(`${name}: ${w.stopped}; read what came before, nothing after the break (the archive's own stream)`);
+    } else if (seen === 0) {
+      w.skipped.push({ name, why: `not a readable tar archive (${why})` });
+      w.warnings.push(`${name}: not a readable tar archive (${why}); skipped, reading goes on with the next member`);
+    } else {
+      w.cut.push({ name, why: `corrupt ${after} (${why})` });
+      w.warnings.push(`${name}: the archive ends early or is corrupt ${after} (${why}); read what came before, reading goes on with the next member`);
+    }
   } finally {
     src.destroy();
   }
+}
+
+/**
+ * One member of a tar: read through a guard that keeps its reader (a decompressor, an inner tar)
+ * from ending the outer archive's stream when the member turns out corrupt; what the reader left is
+ * then skipped, and the walk goes on with the next member. An error of the outer stream itself is
+ * passed on: the walk cannot go past it.
+ */
+async function member(w: Walk, parent: string, path: string, chunks: AsyncIterable<Uint8Array>, depth: number): Promise<void> {
+  const it = chunks[Symbol.asyncIterator]();
+  let outerFailed = false;
+  const next = async () => {
+    try {
+      return await it.next();
+    } catch (e) {
+      outerFailed = true;
+      throw e;
+    }
+  };
+  const guarded: AsyncIterable<Uint8Array> = {
+    [Symbol.asyncIterator]: () => ({ next, return: async () => ({ done: true as const, value: undefined }) }),
+  };
+  try {
+    await entry(w, parent, path, guarded, depth);
+  } catch (e) {
+    if (e instanceof InputError || outerFailed) throw e;
+    const name = `${parent}!${printable(path)}`;
+    const why = (e as Error)?.message?.replace(`${name}: `, '') ?? String(e);
+    w.skipped.push({ name, why });
+    w.warnings.push(`${name}: ${why}; skipped, reading goes on with the next member`);
+  }
+  for (let r = await next(); !r.done; r = await next());
 }
 
 async function walkZip(w: Walk, name: string, chunks: AsyncIterable<Uint8Array>, depth: number, file?: string): Promise<void> {
@@ -260,7 +327,13 @@ async function walkZip(w: Walk, name: string, chunks: AsyncIterable<Uint8Array>,
     }
   } catch (e) {
     if (e instanceof InputError) throw e;
-    throw new InputError(w.input, 'not-a-dump', `${name === printable(w.input) ? 'is' : `${name} is`} not a readable zip archive (${(e as Error).message})`);
+    if (depth > 0) {
+      // A zip inside another archive: skipped, the outer walk goes on.
+      w.skipped.push({ name, why: `not a readable zip archive (${(e as Error).message})` });
+      w.warnings.push(`${name}: not a readable zip archive (${(e as Error).message}); skipped, reading goes on with the next member`);
+      return;
+    }
+    throw new InputError(w.input, 'not-a-dump', `is not a readable zip archive (${(e as Error).message})`);
   }
   try {
     for (;;) {
@@ -270,16 +343,22 @@ async function walkZip(w: Walk, name: string, chunks: AsyncIterable<Uint8Array>,
       countEntry(w, `${name}!${printable(path)}`);
       if (path.endsWith('/') || ent.uncompressedSize === 0) continue;
       if (ent.isEncrypted()) {
+        w.skipped.push({ name: `${name}!${printable(path)}`, why: 'encrypted' });
         w.warnings.push(`${name}!${printable(path)}: encrypted; skipped`);
         continue;
       }
       const stream = await zip.openReadStreamPromise(ent);
-      const content = ent.compressionMethod === 0 ? (stream as AsyncIterable<Uint8Array>) : counted(w, `${name}!${printable(path)}`, stream as AsyncIterable<Uint8Array>);
+      const raw = ent.compressionMethod === 0 ? (stream as AsyncIterable<Uint8Array>) : counted(w, `${name}!${printable(path)}`, stream as AsyncIterable<Uint8Array>);
+      // yauzl does not check the CRC: corrupt stored or deflated data would pass as content.
+      const content = crcChecked(raw, ent.crc32);
       try {
         await entry(w, name, path, content, depth);
       } catch (e) {
         if (e instanceof InputError) throw e;
-        w.warnings.push(`${name}!${printable(path)}: unreadable (${(e as Error).message}); skipped`);
+        const member = `${name}!${printable(path)}`;
+        const why = (e as Error)?.message?.replace(`${member}: `, '') ?? String(e);
+        w.skipped.push({ name: member, why });
+        w.warnings.push(`${member}: ${why}; skipped, reading goes on with the next member`);
       }
     }
   } finally {
@@ -322,6 +401,26 @@ async function drainQuietly(chunks: AsyncIterable<Uint8Array>): Promise<void> {
 
 function tooLarge(w: Walk, name: string): InputError {
   return new InputError(w.input, 'too-large', `decompresses to more than ${w.limits.maxBytes} bytes (at ${name}; an archive bomb? raise with --max-decompressed)`);
+}
+
+const CRC_TABLE = (() => {
+  const t = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    t[n] = c >>> 0;
+  }
+  return t;
+})();
+
+/** The content as it comes, then an error when its CRC-32 is not the one the zip recorded. */
+async function* crcChecked(chunks: AsyncIterable<Uint8Array>, expected: number): AsyncIterable<Uint8Array> {
+  let c = 0xffffffff;
+  for await (const b of chunks) {
+    for (let i = 0; i < b.byteLength; i++) c = CRC_TABLE[(c ^ b[i]) & 0xff] ^ (c >>> 8);
+    yield b;
+  }
+  if (((c ^ 0xffffffff) >>> 0) !== expected >>> 0) throw new ArchiveDataError('corrupt zip data (CRC-32 mismatch)');
 }
 
 /** Decompressed bytes count against the limit as they come. */

@@ -8,7 +8,7 @@
 import type { Dump } from '../model/dump.js';
 import { gunzipSync } from 'node:zlib';
 import { DEFAULT_MAX_DECOMPRESSED } from './decompress.js';
-import { walkArchive, type ArchiveLimits, type WalkResult } from './archive.js';
+import { walkArchive, type ArchiveLimits, type SkippedMember, type WalkResult } from './archive.js';
 import { InputError, isInputError } from './errors.js';
 import type { ReadOptions } from './options.js';
 import { readDumpFrom } from './pipeline.js';
@@ -40,7 +40,14 @@ export interface BundleCounts {
   otherProfiles: number;
   logsWithoutDump: number;
   otherFiles: number;
+  /** Files that could not be read (corrupt data of a compressed dump, an unreadable profile). */
   unreadable: number;
+  /** Members skipped whole: corrupt xz/gzip/zip data, a bad inner tar header. */
+  corrupt: number;
+  /** Inner archives read part-way: corrupt after some of their entries. */
+  cut: number;
+  /** Inputs whose own (outer) stream broke: nothing after the break was read. */
+  stopped: number;
 }
 
 export interface BundleRead {
@@ -48,10 +55,12 @@ export interface BundleRead {
   readonly counts: BundleCounts;
   /** One line each: a truncated archive, an unreadable entry. */
   readonly warnings: string[];
+  /** What was not (fully) read and why, in archive order: skipped members, cut archives, unreadable files. */
+  readonly skipped: SkippedMember[];
 }
 
 export function emptyCounts(): BundleCounts {
-  return { entries: 0, dumps: 0, otherProfiles: 0, logsWithoutDump: 0, otherFiles: 0, unreadable: 0 };
+  return { entries: 0, dumps: 0, otherProfiles: 0, logsWithoutDump: 0, otherFiles: 0, unreadable: 0, corrupt: 0, cut: 0, stopped: 0 };
 }
 
 /** Read every goroutine dump in an archive; `file` when it is a file on disk (zip read in place). */
@@ -59,6 +68,7 @@ export async function readBundle(input: string, chunks: AsyncIterable<Uint8Array
   const dumps: BundleDump[] = [];
   const counts = emptyCounts();
   const warnings: string[] = [];
+  const unreadable: SkippedMember[] = [];
   const limits: Partial<ArchiveLimits> = {
     ...(opts.maxDecompressedBytes !== undefined ? { maxBytes: opts.maxDecompressedBytes } : {}),
     ...(opts.maxEntries !== undefined ? { maxEntries: opts.maxEntries } : {}),
@@ -82,6 +92,7 @@ export async function readBundle(input: string, chunks: AsyncIterable<Uint8Array
         const kind = skipKind(e.path, err);
         if (kind === 'fatal') throw err;
         counts[kind]++;
+        if (kind === 'unreadable') unreadable.push({ name: e.name, why: whyOf(e.name, err) });
         if (kind === 'unreadable' && warnings.length < 20) warnings.push(`${isInputError(err) ? err.message : `${e.name}: ${(err as Error)?.message ?? String(err)}`}; skipped`);
       }
     },
@@ -89,7 +100,12 @@ export async function readBundle(input: string, chunks: AsyncIterable<Uint8Array
     file,
   );
   counts.entries = walked.entries;
-  return { dumps, counts, warnings: [...walked.warnings, ...warnings] };
+  counts.corrupt = walked.skipped.length;
+  counts.cut = walked.cut.length;
+  counts.stopped = walked.stopped ? 1 : 0;
+  const skipped = [...walked.skipped, ...walked.cut.map((c) => ({ name: c.name, why: `read part-way: ${c.why}` })), ...unreadable];
+  if (walked.stopped) skipped.push({ name: input, why: walked.stopped });
+  return { dumps, counts, warnings: [...walked.warnings, ...warnings], skipped };
 }
 
 /** Entries up to this size are read whole and gunzipped at once (most of a bundle's files are small). */
@@ -139,6 +155,11 @@ function skipKind(path: string, err: unknown): SkipKind {
   if (err.code === 'wrong-profile') return 'otherProfiles';
   if (err.code === 'not-a-dump' || err.code === 'empty') return /\.log(?:\.\d+)?$|[-_.]log$/i.test(path) ? 'logsWithoutDump' : 'otherFiles';
   return 'unreadable';
+}
+
+function whyOf(name: string, err: unknown): string {
+  const m = isInputError(err) ? err.message : (err as Error)?.message ?? String(err);
+  return m.startsWith(`${name}: `) ? m.slice(name.length + 2) : m;
 }
 
 export function addCounts(into: BundleCounts, c: BundleCounts): void {

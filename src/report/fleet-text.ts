@@ -11,7 +11,7 @@ export function fleetTableSection(f: FleetSummary, p: Palette): string {
   const { head, rows, right } = fleetRows(f);
   const lines = [p.bold(fleetHeadline(f))];
   if (f.entries) lines.push(p.dim(describeEntries(f.entries)));
-  const clipped = rows.map((r) => [clip(r[0], 48), r[1], r[2], r[3], r[4], clip(r[5], 70)]);
+  const clipped = rows.map((r) => [clip(r[0], 48), r[1], r[2], r[3], r[4], r[5], clip(r[6], 70)]);
   lines.push(table(head, clipped, right.map((x) => (x ? 'right' : 'left')), p));
   return lines.join('\n');
 }
@@ -20,6 +20,6 @@ export function fleetMarkdownSection(f: FleetSummary): string {
   const { head, rows, right } = fleetRows(f);
   const out = [`### ${md(fleetHeadline(f))}`];
   if (f.entries) out.push(md(describeEntries(f.entries)));
-  out.push(mdTable(head, rows.map((r) => [code(r[0]), r[1], md(r[2]), md(r[3]), r[4], md(r[5])]), right));
+  out.push(mdTable(head, rows.map((r) => [code(r[0]), r[1], r[2], md(r[3]), md(r[4]), r[5], md(r[6])]), right));
   return out.join('\n\n');
 }

@@ -8,11 +8,13 @@
 import type { TrendResult } from '../analyze/trend.js';
 import type { Finding, Severity } from '../rules/types.js';
 import { fmtInt, plural, SEVERITY_RANK } from './text.js';
-import type { Fleet, FleetEntries, FleetFinding, FleetProcess, FleetSummary, GateLimit, GateResult, ProcessResult } from './types.js';
+import { neededText } from './trend-words.js';
+import type { Fleet, FleetEntries, FleetFinding, FleetProcess, FleetStatus, FleetSummary, GateLimit, GateResult, ProcessResult } from './types.js';
 
-export type { Fleet, FleetEntries, FleetFinding, FleetProcess, FleetSummary, ProcessResult };
+export type { Fleet, FleetEntries, FleetFinding, FleetProcess, FleetStatus, FleetSummary, ProcessResult };
 
-const VERDICT_RANK = { leak: 0, 'no-leak': 1, 'insufficient-data': 2 } as const;
+const STATUS_RANK: Readonly<Record<FleetStatus, number>> = { leaking: 0, suspect: 1, healthy: 2 };
+const VERDICT_RANK = { growing: 0, 'rising-inconclusive': 1, stable: 2, 'insufficient-data': 3 } as const;
 
 export function buildFleet(results: readonly ProcessResult[], entries?: FleetEntries): Fleet {
   const processes = results.map(processRow);
@@ -56,25 +58,44 @@ export function buildFleet(results: readonly ProcessResult[], entries?: FleetEnt
 function processRow(r: ProcessResult): FleetProcess {
   const first = r.analyses[0];
   const last = r.analyses[r.analyses.length - 1];
-  const top = [...r.findings].sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity])[0];
+  const top = [...r.findings].sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || leakFirst(a) - leakFirst(b))[0];
   const perMinute = r.trend?.total.perMinute ?? null;
+  const verdict = r.trend?.verdict ?? 'insufficient-data';
   return {
     name: r.name,
     family: r.family,
     snapshots: r.analyses.length,
     first: first?.total ?? 0,
     last: last?.total ?? 0,
-    verdict: r.trend?.verdict ?? 'insufficient-data',
+    counts: r.analyses.map((a) => a.total),
+    verdict,
+    ...(r.trend?.needed !== undefined ? { needed: r.trend.needed } : {}),
+    status: statusOf(verdict, r.findings),
     perHour: perMinute === null ? null : perMinute * 60,
     sparkline: r.trend?.total.sparkline ?? '',
     findings: r.findings.length,
-    ...(top ? { topFinding: { ruleId: top.ruleId, severity: top.severity, title: top.title } } : {}),
+    ...(top ? { topFinding: { ruleId: top.ruleId, severity: top.severity, title: top.title, ...(top.category ? { category: top.category } : {}) } } : {}),
     latest: last?.snapshot.source ?? '',
   };
 }
 
+/** Among findings of one severity, a leak speaks for the process first. */
+function leakFirst(f: Finding): number {
+  return f.category === 'leak' ? 0 : 1;
+}
+
+/**
+ * leaking: the trend grows, or the top finding is a leak at error; suspect: the trend rises
+ * inconclusively, or a finding is at warning or above; healthy otherwise.
+ */
+export function statusOf(verdict: FleetProcess['verdict'], findings: readonly Finding[]): FleetStatus {
+  if (verdict === 'growing' || findings.some((f) => f.severity === 'error' && f.category === 'leak')) return 'leaking';
+  if (verdict === 'rising-inconclusive' || findings.some((f) => SEVERITY_RANK[f.severity] <= SEVERITY_RANK.warning)) return 'suspect';
+  return 'healthy';
+}
+
 function sortProcesses(ps: FleetProcess[]): FleetProcess[] {
-  return [...ps].sort((a, b) => VERDICT_RANK[a.verdict] - VERDICT_RANK[b.verdict] || (b.perHour ?? 0) - (a.perHour ?? 0) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return [...ps].sort((a, b) => STATUS_RANK[a.status] - STATUS_RANK[b.status] || VERDICT_RANK[a.verdict] - VERDICT_RANK[b.verdict] || (b.perHour ?? 0) - (a.perHour ?? 0) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 function findingKey(f: Finding): string {
@@ -146,35 +167,57 @@ export function describeEntries(c: FleetEntries): string {
     c.logsWithoutDump ? n(c.logsWithoutDump, 'log without a dump', 'logs without a dump') : '',
     c.otherFiles ? n(c.otherFiles, 'other file') : '',
     c.unreadable ? n(c.unreadable, 'unreadable file') : '',
+    c.corrupt ? n(c.corrupt, 'corrupt member') : '',
   ].filter(Boolean);
-  return `read ${n(c.dumps, 'goroutine dump')} from ${n(c.entries, 'entry', 'entries')}${skipped.length ? `; skipped ${skipped.join(', ')}` : ''}`;
+  const lost = [
+    c.cut ? `${n(c.cut, 'inner archive')} read part-way` : '',
+    c.stopped ? `${c.stopped === 1 ? 'the archive' : n(c.stopped, 'archive')} broke part-way: nothing after the break was read` : '',
+  ].filter(Boolean);
+  return `read ${n(c.dumps, 'goroutine dump')} from ${n(c.entries, 'entry', 'entries')}${skipped.length ? `; skipped ${skipped.join(', ')}` : ''}${lost.length ? `; ${lost.join('; ')}` : ''}`;
 }
 
 /** The process rows as cells: shared by the table, Markdown and HTML renderers. */
 export function fleetRows(f: FleetSummary): { head: string[]; rows: string[][]; right: boolean[] } {
-  const head = ['Process', 'Snapshots', 'Goroutines', 'Trend', 'Growth/h', 'Top finding'];
+  const head = ['Process', 'Status', 'Snapshots', 'Goroutines', 'Trend', 'Growth/h', 'Top finding'];
   const rows = f.processes.map((p) => [
     p.name,
+    p.status,
     fmtInt(p.snapshots),
     `${fmtInt(p.first)} → ${fmtInt(p.last)}`,
     `${p.verdict}${p.sparkline ? ` ${p.sparkline}` : ''}`,
     p.perHour === null ? '—' : `${p.perHour > 0 ? '+' : ''}${fmtInt(p.perHour)}`,
     p.topFinding ? `${p.topFinding.severity}: ${p.topFinding.title}` : '—',
   ]);
-  return { head, rows, right: [false, true, true, false, true, false] };
+  return { head, rows, right: [false, false, true, true, false, true, false] };
 }
 
-/** "Fleet: 4 processes, 1 leaking" */
+/** How many processes are leaking, suspect and healthy: the headline's counts. */
+export function fleetCounts(f: FleetSummary): Record<FleetStatus, number> {
+  const c: Record<FleetStatus, number> = { leaking: 0, suspect: 0, healthy: 0 };
+  for (const p of f.processes) c[p.status]++;
+  return c;
+}
+
+/** "Fleet: 4 processes: 1 leaking, 1 suspect, 2 healthy" */
 export function fleetHeadline(f: FleetSummary): string {
-  const leaking = f.processes.filter((p) => p.verdict === 'leak').length;
-  return `Fleet: ${plural(f.processes.length, 'process', 'processes')}, ${fmtInt(leaking)} leaking`;
+  const c = fleetCounts(f);
+  return `Fleet: ${plural(f.processes.length, 'process', 'processes')}: ${fmtInt(c.leaking)} leaking, ${fmtInt(c.suspect)} suspect, ${fmtInt(c.healthy)} healthy`;
+}
+
+/** "leaking: trend growing" / "suspect: trend rising-inconclusive (about 6 snapshots would confirm it)". */
+export function processStatusText(p: FleetProcess): string {
+  const why: string[] = [`trend ${p.verdict}${p.verdict === 'rising-inconclusive' ? ` (${neededText(p.needed)})` : ''}`];
+  if (p.topFinding && p.topFinding.severity !== 'info') why.push(`${p.topFinding.severity}: ${p.topFinding.title}`);
+  return `${p.status}: ${why.join('; ')}`;
 }
 
 /** The `fleet` object of `--format json` (schemaVersion 2), field by field in a fixed order. */
 export function fleetJson(f: FleetSummary): unknown {
   return {
+    counts: fleetCounts(f),
     processes: f.processes.map((p) => ({
-      name: p.name, family: p.family, snapshots: p.snapshots, first: p.first, last: p.last, verdict: p.verdict,
+      name: p.name, family: p.family, status: p.status, snapshots: p.snapshots, first: p.first, last: p.last, verdict: p.verdict,
+      ...(p.needed !== undefined ? { needed: p.needed } : {}),
       perHour: p.perHour === null ? null : Math.round(p.perHour * 100) / 100, findings: p.findings,
       ...(p.topFinding ? { topFinding: { ruleId: p.topFinding.ruleId, severity: p.topFinding.severity, title: p.topFinding.title } } : {}),
       latest: p.latest,
@@ -186,7 +229,7 @@ export function fleetJson(f: FleetSummary): unknown {
       processes: x.processes.map((p) => ({ name: p.name, perHour: p.perHour === null ? null : Math.round(p.perHour * 100) / 100 })),
     })),
     ...(f.entries
-      ? { entries: { entries: f.entries.entries, dumps: f.entries.dumps, otherProfiles: f.entries.otherProfiles, logsWithoutDump: f.entries.logsWithoutDump, otherFiles: f.entries.otherFiles, unreadable: f.entries.unreadable } }
+      ? { entries: { entries: f.entries.entries, dumps: f.entries.dumps, otherProfiles: f.entries.otherProfiles, logsWithoutDump: f.entries.logsWithoutDump, otherFiles: f.entries.otherFiles, unreadable: f.entries.unreadable, corrupt: f.entries.corrupt, cut: f.entries.cut, stopped: f.entries.stopped } }
       : {}),
   };
 }

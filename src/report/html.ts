@@ -16,11 +16,11 @@ import { stackAnchor } from './html/frames.js';
 import { renderGroupTable, renderStacks, stackedGroups } from './html/groups.js';
 import { renderGate, renderNotes, renderRaces, renderSnapshots, renderVerdict, verdict } from './html/sections.js';
 import { renderDiff, renderTrend } from './html/series.js';
-import { renderFleet, renderProcesses } from './html/fleet.js';
+import { renderFleet, renderFleetCards, renderProcesses, type FindingAnchors } from './html/fleet.js';
 import { CSS } from './html/style.js';
 import { renderTree } from './html/tree.js';
 import { WAIT_KIND_INFO } from './html/waitkinds.js';
-import type { RenderOptions, ReportInput } from './types.js';
+import type { Finding, FleetSummary, RenderOptions, ReportInput } from './types.js';
 
 export interface HtmlOptions extends RenderOptions {
   /** Page title; default `leakscope: <verdict>`. */
@@ -64,6 +64,25 @@ function waitKindLegend(a: Analysis): string {
   return `<dl class="meanings">${kinds.map((k) => `<dt><span class="wk wk-${k}">${esc(WAIT_KIND_INFO[k].label)}</span></dt><dd>${esc(WAIT_KIND_INFO[k].meaning)}</dd>`).join('')}</dl>`;
 }
 
+/** Each process's findings as the cards' anchors (`f-N`, numbered like renderFindings numbers them). */
+function findingAnchors(findings: readonly Finding[], fleet: FleetSummary): FindingAnchors {
+  const sorted = sortFindings(findings);
+  const order = [...sorted.filter((f) => findingKind(f) !== 'note'), ...sorted.filter((f) => findingKind(f) === 'note')];
+  const out = new Map<string, { id: string; title: string; severity: Finding['severity'] }[]>();
+  const same = (a: Finding['location'], b: Finding['location']) => (!a && !b) || (!!a && !!b && a.file === b.file && a.line === b.line);
+  for (const ff of fleet.findings) {
+    const i = order.findIndex((f) => f.ruleId === ff.ruleId && f.title.startsWith(ff.title) && same(f.location, ff.location));
+    if (i < 0) continue;
+    for (const p of ff.processes) {
+      const list = out.get(p.name) ?? [];
+      list.push({ id: `f-${i + 1}`, title: ff.title, severity: order[i].severity });
+      out.set(p.name, list);
+    }
+  }
+  for (const list of out.values()) list.sort((a, b) => Number(a.id.slice(2)) - Number(b.id.slice(2)));
+  return out;
+}
+
 export function renderHtml(input: ReportInput, opts: HtmlOptions = {}): string {
   const maxStacks = Math.max(0, opts.maxStacks ?? HTML_DEFAULTS.maxStacks);
   const maxRows = Math.max(0, opts.maxRows ?? HTML_DEFAULTS.maxRows);
@@ -85,7 +104,8 @@ export function renderHtml(input: ReportInput, opts: HtmlOptions = {}): string {
   if (input.fleet) {
     // Several processes (issue 14): the fleet first, then one section per process.
     nav.unshift(['fleet', 'Processes']);
-    body.push(section('fleet', 'Processes', renderFleet(input.fleet) + renderProcesses(input.fleet)));
+    const anchors = findingAnchors(input.findings, input.fleet);
+    body.push(section('fleet', 'Processes', renderFleet(input.fleet, anchors) + renderProcesses(input.fleet, anchors)));
   }
   body.push(section('findings', `Findings (${fmtInt(input.findings.length)})`, renderFindings(input.findings, { stacks, multi, ...(input.rulesSkipped ? { rulesSkipped: true } : {}) })));
   if (primary) {
@@ -94,8 +114,10 @@ export function renderHtml(input: ReportInput, opts: HtmlOptions = {}): string {
     const chart = `<div class="chart-row">${waitKindChart(primary.byWaitKind, primary.total)}${waitKindLegend(primary)}</div>`;
     body.push(section('wait-kinds', 'What the goroutines wait on', where + chart));
   }
-  const d = input.diff ?? (multi && analyses[0]!.level === last!.level ? diffAnalyses(analyses[0]!, last!) : undefined);
-  if (multi || input.trend) {
+  // A fleet's analyses are each process's latest snapshot, not a series: its charts over time are in the fleet table.
+  const series = multi && !input.fleet;
+  const d = input.diff ?? (series && analyses[0]!.level === last!.level ? diffAnalyses(analyses[0]!, last!) : undefined);
+  if (series || input.trend) {
     nav.push(['trend', 'Over time']);
     body.push(section('trend', 'Goroutines over time', renderTrend(analyses, input.trend)));
   }
@@ -132,7 +154,10 @@ export function renderHtml(input: ReportInput, opts: HtmlOptions = {}): string {
   const summary = problems.length
     ? `<ol class="summary">${problems.slice(0, 5).map((f, i) => `<li><a href="#f-${i + 1}">${esc(f.title)}</a></li>`).join('')}</ol>`
     : '';
-  const stats = primary
+  // A fleet's cards count processes; one snapshot's totals would speak for the latest process only.
+  const stats = input.fleet
+    ? renderFleetCards(input.fleet)
+    : primary
     ? '<div class="stats">' +
       `<div class="stat"><b>${fmtInt(primary.total)}</b><span>goroutines</span></div>` +
       `<div class="stat"><b>${fmtInt(primary.groups.length)}</b><span>groups</span></div>` +

@@ -15,7 +15,11 @@ const strings = { type: 'array', items: str } as const;
 const ints = { type: 'array', items: int } as const;
 const severity = { enum: ['error', 'warning', 'info'] } as const;
 const waitKind = { enum: [...WAIT_KINDS] } as const;
-const verdict = { enum: ['leak', 'bounded', 'stable', 'shrinking', 'insufficient-data'] } as const;
+const verdict = { enum: ['growing', 'rising-inconclusive', 'bounded', 'stable', 'shrinking', 'insufficient-data'] } as const;
+/** The trend state of a process (and of the fleet's rows). */
+const processVerdict = { enum: ['growing', 'rising-inconclusive', 'stable', 'insufficient-data'] } as const;
+/** Snapshots a rise would need to be confirmed; null when none up to 1,000 would. */
+const needed = { type: ['integer', 'null'], minimum: 3 } as const;
 const ref = (name: string) => ({ $ref: `#/definitions/${name}` });
 const arrayOf = (name: string) => ({ type: 'array', items: ref(name) });
 
@@ -38,9 +42,11 @@ const seriesProps = {
     ['n', 's', 'tau', 'pIncreasing', 'pDecreasing', 'exact'],
   ),
   pAdjusted: ratio,
+  material: bool,
+  needed,
   sparkline: str,
 };
-const seriesRequired = Object.keys(seriesProps);
+const seriesRequired = Object.keys(seriesProps).filter((k) => k !== 'needed');
 
 export const reportJsonSchema = {
   $schema: 'http://json-schema.org/draft-07/schema#',
@@ -65,14 +71,15 @@ export const reportJsonSchema = {
   definitions: {
     fleet: object(
       {
+        counts: object({ leaking: nat, suspect: nat, healthy: nat }, ['leaking', 'suspect', 'healthy']),
         processes: {
           type: 'array',
           items: object(
             {
-              name: str, family: str, snapshots: nat, first: nat, last: nat, verdict: { enum: ['leak', 'no-leak', 'insufficient-data'] },
+              name: str, family: str, status: { enum: ['leaking', 'suspect', 'healthy'] }, snapshots: nat, first: nat, last: nat, verdict: processVerdict, needed,
               perHour: { type: ['number', 'null'] }, findings: nat, topFinding: object({ ruleId: str, severity: str, title: str }, ['ruleId', 'severity', 'title']), latest: str,
             },
-            ['name', 'family', 'snapshots', 'first', 'last', 'verdict', 'perHour', 'findings', 'latest'],
+            ['name', 'family', 'status', 'snapshots', 'first', 'last', 'verdict', 'perHour', 'findings', 'latest'],
           ),
         },
         findings: {
@@ -86,11 +93,11 @@ export const reportJsonSchema = {
           ),
         },
         entries: object(
-          { entries: nat, dumps: nat, otherProfiles: nat, logsWithoutDump: nat, otherFiles: nat, unreadable: nat },
-          ['entries', 'dumps', 'otherProfiles', 'logsWithoutDump', 'otherFiles', 'unreadable'],
+          { entries: nat, dumps: nat, otherProfiles: nat, logsWithoutDump: nat, otherFiles: nat, unreadable: nat, corrupt: nat, cut: nat, stopped: nat },
+          ['entries', 'dumps', 'otherProfiles', 'logsWithoutDump', 'otherFiles', 'unreadable', 'corrupt', 'cut', 'stopped'],
         ),
       },
-      ['processes', 'findings'],
+      ['counts', 'processes', 'findings'],
     ),
     frame: object(
       { func: str, pkg: str, file: str, line: nat, inlined: bool, origin: { enum: ['runtime', 'stdlib', 'dependency', 'user'] } },
@@ -251,8 +258,11 @@ export const reportJsonSchema = {
       {
         level: { enum: ['exact', 'functions'] },
         alpha: ratio,
-        verdict: { enum: ['leak', 'no-leak', 'insufficient-data'] },
+        verdict: processVerdict,
+        needed,
         leaks: nat,
+        rising: nat,
+        family: nat,
         durationMs: num,
         points: {
           type: 'array',
@@ -264,7 +274,7 @@ export const reportJsonSchema = {
           items: object({ id: str, key: str, waitKind, blockingSite: ref('frame'), ...seriesProps }, ['id', 'key', 'waitKind', ...seriesRequired]),
         },
       },
-      ['level', 'alpha', 'verdict', 'leaks', 'durationMs', 'points', 'total', 'groups'],
+      ['level', 'alpha', 'verdict', 'leaks', 'rising', 'family', 'durationMs', 'points', 'total', 'groups'],
     ),
     gate: object(
       {
@@ -274,7 +284,7 @@ export const reportJsonSchema = {
           type: 'array',
           items: object(
             {
-              name: { enum: ['max-total', 'max-group', 'max-growth', 'max-group-growth', 'steady-growth', 'findings'] },
+              name: { enum: ['max-total', 'max-group', 'max-growth', 'max-group-growth', 'max-skipped', 'steady-growth', 'findings'] },
               limit: { type: ['number', 'string'] },
               actual: num,
               passed: bool,

@@ -198,6 +198,8 @@ function series(s: SeriesTrend): [string, J][] {
     ['perSnapshot', s.perSnapshot],
     ['mannKendall', { n: mk.n, s: mk.s, tau: mk.tau, pIncreasing: mk.pIncreasing, pDecreasing: mk.pDecreasing, exact: mk.exact }],
     ['pAdjusted', s.pAdjusted],
+    ['material', s.material],
+    ['needed', s.needed],
     ['sparkline', s.sparkline],
   ];
 }
@@ -208,7 +210,10 @@ function trend(t: TrendResult, opts: RenderOptions): J {
     level: t.level,
     alpha: t.alpha,
     verdict: t.verdict,
+    ...(t.needed !== undefined ? { needed: t.needed } : {}),
     leaks: t.leaks,
+    rising: t.rising,
+    family: t.family,
     durationMs: t.durationMs,
     points: t.points.map((p) => obj([['source', p.source], ['index', p.index], ['time', p.time], ['capturedAt', p.capturedAt], ['total', p.total]])),
     total: obj(series(t.total)),

@@ -9,6 +9,8 @@ import type { Finding } from '../rules/types.js';
 import { textOrder } from '../rules/collate.js';
 import { fileLine, mapPath, plural, SEVERITY_RANK, sortFindings } from './text.js';
 import type { RenderOptions, ReportInput } from './types.js';
+import { processStatusText } from './fleet.js';
+import { trendVerdictText } from './trend-words.js';
 
 interface Case {
   readonly classname: string;
@@ -51,10 +53,13 @@ export function renderJunit(input: ReportInput, opts: RenderOptions = {}): strin
       : { failure: { message: l.message, type: 'gate', body: `${l.name}: allowed ${l.limit}, actual ${l.actual}\n${l.message}${l.subject?.file ? `\nat ${fileLine({ file: mapPath(l.subject.file, opts.pathPrefixes), line: l.subject.line ?? 0 })}` : ''}` } }),
   }));
   const processCases = processesOf(input, failOn);
+  // The trend's state in words: its failures are the trend findings' (and the gate's) cases.
+  const trendCases: Case[] = input.trend ? [{ classname: 'leakscope.trend', name: `trend: ${input.trend.verdict}`, out: trendVerdictText(input.trend) }] : [];
   const suites = [suite('leakscope.rules', ruleCases)];
   if (input.gate) suites.push(suite('leakscope.gate', gateCases));
+  if (trendCases.length) suites.push(suite('leakscope.trend', trendCases));
   if (processCases.length) suites.push(suite('leakscope.processes', processCases));
-  const all = [...ruleCases, ...gateCases, ...processCases];
+  const all = [...ruleCases, ...gateCases, ...trendCases, ...processCases];
   const failures = all.filter((c) => c.failure).length;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
@@ -67,21 +72,23 @@ export function renderJunit(input: ReportInput, opts: RenderOptions = {}): strin
 
 /**
  * A support bundle (several processes): one case per process, so that a CI system lists which pod
- * leaks. It fails when the process's own trend says it leaks, or its top finding is at or above the
- * gate's `failOn`.
+ * leaks. It fails when the fleet counts the process as leaking (its trend grows, or its top finding is a
+ * leak at error), or its top finding is at or above the gate's `failOn`; a suspect process that passes
+ * says so in its output.
  */
 function processesOf(input: ReportInput, failOn: Finding['severity']): Case[] {
   return (input.fleet?.processes ?? []).map((p) => {
     const row = `${plural(p.snapshots, 'snapshot')}, goroutines ${p.first} → ${p.last}${p.perHour !== null ? ` (${p.perHour >= 0 ? '+' : ''}${Math.round(p.perHour)}/h)` : ''}, trend: ${p.verdict}`;
     const top = p.topFinding;
     const severe = top !== undefined && SEVERITY_RANK[top.severity] <= SEVERITY_RANK[failOn];
-    const failing = p.verdict === 'leak' || severe;
+    const failing = p.status === 'leaking' || severe;
+    const status = processStatusText(p);
     return {
       classname: 'leakscope.processes',
       name: p.name,
       ...(failing
-        ? { failure: { message: p.verdict === 'leak' ? `${p.name} leaks: ${row}` : `${p.name}: ${top!.title}`, type: p.verdict === 'leak' ? 'leak' : top!.severity, body: `${row}${top ? `\ntop finding [${top.severity}] ${top.title} (${top.ruleId})` : ''}\nlatest snapshot: ${p.latest}` } }
-        : { out: `${row}${top ? `\ntop finding [${top.severity}] ${top.title}` : ''}` }),
+        ? { failure: { message: `${p.name} ${status}`, type: p.status === 'leaking' ? 'leaking' : top!.severity, body: `${row}${top ? `\ntop finding [${top.severity}] ${top.title} (${top.ruleId})` : ''}\nlatest snapshot: ${p.latest}` } }
+        : { out: `${status}\n${row}${top ? `\ntop finding [${top.severity}] ${top.title}` : ''}` }),
     };
   });
 }

@@ -13,6 +13,7 @@ import {
   shortSite, siteOf, snapshotTitle, sortFindings, topN, waitColumn,
 } from './text.js';
 import type { RenderOptions, ReportInput } from './types.js';
+import { seriesStateText, trendVerdictText } from './trend-words.js';
 
 export function renderMarkdown(input: ReportInput, opts: RenderOptions = {}): string {
   const out: string[] = [`## leakscope ${input.command}: ${headline(input)}`];
@@ -40,7 +41,7 @@ function headline(input: ReportInput): string {
   const parts: string[] = [];
   if (input.gate) parts.push(input.gate.passed ? 'gate passed' : 'gate failed');
   parts.push(input.findings.length ? `${plural(input.findings.length, 'finding')} (${errors} error)` : input.rulesSkipped ? 'rules not run' : 'no findings');
-  if (input.trend) parts.push(input.trend.verdict === 'leak' ? 'steady growth' : input.trend.verdict === 'no-leak' ? 'no steady growth' : 'too few snapshots for a trend');
+  if (input.trend) parts.push(`trend ${input.trend.verdict}`);
   return parts.join(', ');
 }
 
@@ -134,13 +135,14 @@ function diff(input: ReportInput, opts: RenderOptions): string {
 function trend(input: ReportInput, opts: RenderOptions): string {
   const t = input.trend!;
   const out = ['### Trend'];
-  out.push(`${plural(t.points.length, 'snapshot')} over ${fmtDuration(t.durationMs)}. Total ${fmtInt(t.total.first)} → ${fmtInt(t.total.last)} ${t.total.sparkline} (${fmtRate(t.total.perMinute)}/min, p=${fmtP(t.total.pAdjusted)}): **${t.verdict}**`);
+  out.push(`${plural(t.points.length, 'snapshot')} over ${fmtDuration(t.durationMs)}. Total ${fmtInt(t.total.first)} → ${fmtInt(t.total.last)} ${t.total.sparkline} (${fmtRate(t.total.perMinute)}/min, p=${fmtP(t.total.pAdjusted)}): ${md(seriesStateText(t.total))}`);
+  out.push(`**Verdict: ${md(trendVerdictText(t))}**`);
   const keep = new Set(selectGroups(t.groups.map((g) => g.group), opts));
   const rows = t.groups.filter((g) => keep.has(g.group)).slice(0, topN(opts));
   if (rows.length) {
     out.push(mdTable(
       ['Verdict', 'First', 'Last', 'Per min', 'p', 'Trend', 'Wait', 'Blocking site'],
-      rows.map((g) => [g.verdict === 'leak' ? '**leak**' : g.verdict, fmtInt(g.first), fmtInt(g.last), fmtRate(g.perMinute), fmtP(g.pAdjusted), g.sparkline, md(waitColumn(g.group)), code(shortSite(siteOf(g.group)))]),
+      rows.map((g) => [g.verdict === 'growing' ? '**growing**' : g.verdict, fmtInt(g.first), fmtInt(g.last), fmtRate(g.perMinute), fmtP(g.pAdjusted), g.sparkline, md(waitColumn(g.group)), code(shortSite(siteOf(g.group)))]),
       [false, true, true, true, true, false, false, false],
     ));
   }

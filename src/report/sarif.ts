@@ -10,7 +10,8 @@ import type { Frame } from '../model/dump.js';
 import type { Finding, Severity } from '../rules/types.js';
 import { textOrder } from '../rules/collate.js';
 import { mapPath, shortSite, sortFindings } from './text.js';
-import type { GateLimit, PathMapping, RenderOptions, ReportInput } from './types.js';
+import type { FleetProcess, GateLimit, PathMapping, RenderOptions, ReportInput } from './types.js';
+import { fleetCounts, processStatusText } from './fleet.js';
 
 export const SARIF_SCHEMA_URI = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
 
@@ -34,7 +35,11 @@ interface Item {
 const LEVEL: Readonly<Record<Severity, Item['level']>> = { error: 'error', warning: 'warning', info: 'note' };
 
 export function renderSarif(input: ReportInput, opts: RenderOptions = {}): string {
-  const items = [...sortFindings(input.findings).map(fromFinding), ...(input.gate?.limits ?? []).filter((l) => !l.passed).map(fromGate)];
+  const items = [
+    ...sortFindings(input.findings).map(fromFinding),
+    ...(input.gate?.limits ?? []).filter((l) => !l.passed).map(fromGate),
+    ...(input.fleet?.processes ?? []).filter((p) => p.status !== 'healthy').map(fromProcess),
+  ];
   const map = opts.pathPrefixes ?? [];
   const base = opts.srcRoot;
   const ruleIds = [...new Set(items.map((i) => i.ruleId))].sort(textOrder);
@@ -59,6 +64,7 @@ export function renderSarif(input: ReportInput, opts: RenderOptions = {}): strin
         ...(base ? { originalUriBaseIds: { [SRCROOT]: { uri: base, description: { text: 'The --source folder: the checkout of the program.' } } } } : {}),
         results,
         columnKind: 'utf16CodeUnits',
+        ...(runProperties(input) ? { properties: runProperties(input) } : {}),
       },
     ],
   };
@@ -107,13 +113,41 @@ function fromGate(l: GateLimit): Item {
   };
 }
 
+/**
+ * A process of a fleet that is not healthy, by the headline's rule: `fleet/leaking` (error) or
+ * `fleet/suspect` (warning), with its trend state.
+ */
+function fromProcess(p: FleetProcess): Item {
+  const leaking = p.status === 'leaking';
+  const text = `${p.name} ${processStatusText(p)}; goroutines ${p.first} → ${p.last} over ${p.snapshots} snapshots; latest snapshot: ${p.latest}`;
+  return {
+    ruleId: `fleet/${p.status}`,
+    level: leaking ? 'error' : 'warning',
+    title: `${p.name}: ${p.status}`,
+    text,
+    related: [],
+    stack: [],
+    fingerprint: `fleet/${p.status}:${p.name}`,
+    properties: { process: p.name, status: p.status, trend: p.verdict, ...(p.needed !== undefined ? { needed: p.needed } : {}) },
+    rule: { severity: leaking ? 'error' : 'warning', category: 'leak', pack: 'fleet' },
+  };
+}
+
+/** The run's trend state (one series) and the fleet's counts, under `runs[0].properties`. */
+function runProperties(input: ReportInput): Json | undefined {
+  const props: Json = {};
+  if (input.trend) props.trend = { verdict: input.trend.verdict, ...(input.trend.needed !== undefined ? { needed: input.trend.needed } : {}) };
+  if (input.fleet) props.fleet = fleetCounts(input.fleet);
+  return Object.keys(props).length ? props : undefined;
+}
+
 function ruleDescriptor(id: string, sample: Item): Json {
   const name = (id.split('/').pop() ?? id).replace(/(^|[-_.])([a-z0-9])/g, (_, __, c: string) => c.toUpperCase());
   const tags = [sample.rule.category, sample.rule.pack].filter((t): t is string => !!t);
   return {
     id,
     name,
-    shortDescription: { text: id.startsWith('gate/') ? `leakscope check limit ${id.slice(5)}` : `leakscope rule ${id}` },
+    shortDescription: { text: id.startsWith('gate/') ? `leakscope check limit ${id.slice(5)}` : id.startsWith('fleet/') ? `leakscope fleet: a ${id.slice(6)} process` : `leakscope rule ${id}` },
     defaultConfiguration: { level: LEVEL[sample.rule.severity] },
     properties: tags.length ? { tags: [...new Set(tags)] } : {},
   };

@@ -1,6 +1,7 @@
 /** Terminal sections for comparisons: the diff table, the trend table, and the gate verdict. */
 import type { DiffResult, GroupDiff } from '../analyze/compare.js';
-import type { GroupTrend, TrendResult, TrendVerdict } from '../analyze/trend.js';
+import type { GroupTrend, TrendResult, TrendState } from '../analyze/trend.js';
+import { correctionText, seriesStateText, trendVerdictText } from './trend-words.js';
 import { shortFunc } from '../model/func-name.js';
 import { clip, table } from './table-kit.js';
 import {
@@ -63,7 +64,7 @@ export function trendSection(t: TrendResult, opts: RenderOptions, p: Palette): s
   const tot = t.total;
   out.push(
     `Total: ${fmtInt(tot.first)} → ${fmtInt(tot.last)}  ${tot.sparkline}  ${fmtRate(tot.perMinute)}/min  ` +
-      `p=${fmtP(tot.pAdjusted)}  ${verdictWord(tot.verdict, p)}`,
+      `p=${fmtP(tot.pAdjusted)}  ${verdictWord(tot.verdict, p, seriesStateText(tot))}`,
   );
   const keep = new Set(selectGroups(t.groups.map((g) => g.group), opts));
   const shown = t.groups.filter((g) => keep.has(g.group));
@@ -79,7 +80,7 @@ export function trendSection(t: TrendResult, opts: RenderOptions, p: Palette): s
     );
   }
   if (shown.length > top.length) out.push(p.dim(`… ${plural(shown.length - top.length, 'more group')} (--top N to show more)`));
-  out.push(p.dim(`Mann-Kendall test of monotonic growth, Holm-corrected over varying series, alpha ${t.alpha}; rate is Sen's slope.`));
+  out.push(p.dim(`Mann-Kendall test of monotonic growth at alpha ${t.alpha}: the total is one test; groups ${correctionText(t)}; rate is Sen's slope.`));
   return out.join('\n');
 }
 
@@ -100,26 +101,12 @@ function trendRow(g: GroupTrend, p: Palette): string[] {
 }
 
 export function verdictText(t: TrendResult, p: Palette): string {
-  if (t.verdict === 'insufficient-data') {
-    return p.warning(`not enough snapshots to test for growth (${t.points.length}; a steady rise needs at least ${minPoints(t.alpha)})`);
-  }
-  if (t.verdict === 'leak') {
-    const what = t.leaks > 0 ? `${plural(t.leaks, 'group')} grow${t.leaks === 1 ? 's' : ''} steadily` : 'the total grows steadily';
-    return p.error(`LEAK: ${what}`);
-  }
-  return p.ok('no steady growth');
+  const text = trendVerdictText(t);
+  return t.verdict === 'growing' ? p.error(text) : t.verdict === 'stable' ? p.ok(text) : p.warning(text);
 }
 
-function minPoints(alpha: number): number {
-  let f = 1;
-  for (let n = 2; ; n++) {
-    f *= n;
-    if (1 / f < alpha) return n;
-  }
-}
-
-function verdictWord(v: TrendVerdict, p: Palette): string {
-  return v === 'leak' ? p.error('leak') : v === 'bounded' ? p.info('bounded') : v === 'shrinking' ? p.ok('shrinking') : v === 'stable' ? 'stable' : p.dim('n/a');
+function verdictWord(v: TrendState, p: Palette, text: string = v): string {
+  return v === 'growing' ? p.error(text) : v === 'rising-inconclusive' ? p.warning(text) : v === 'bounded' ? p.info(text) : v === 'shrinking' ? p.ok(text) : v === 'stable' ? text : p.dim(text);
 }
 
 export function gateSection(g: GateResult, p: Palette): string {

@@ -50,7 +50,7 @@ export interface GateLimit {
   readonly subject?: GateSubject;
 }
 
-export type GateLimitName = 'max-total' | 'max-group' | 'max-growth' | 'max-group-growth' | 'steady-growth' | 'findings';
+export type GateLimitName = 'max-total' | 'max-group' | 'max-growth' | 'max-group-growth' | 'max-skipped' | 'steady-growth' | 'findings';
 
 export interface GateSubject {
   readonly groupId: string;
@@ -125,6 +125,13 @@ export interface ProcessResult {
   readonly gate?: GateResult;
 }
 
+/**
+ * A process in the fleet headline: `leaking` when its trend is `growing` or its top finding is a leak
+ * at error; `suspect` when its trend is `rising-inconclusive` or it has a finding at warning or above
+ * (that is not a leak at error); `healthy` otherwise.
+ */
+export type FleetStatus = 'leaking' | 'suspect' | 'healthy';
+
 export interface FleetProcess {
   readonly name: string;
   readonly family: string;
@@ -132,13 +139,19 @@ export interface FleetProcess {
   /** Goroutines in the first and the latest snapshot. */
   readonly first: number;
   readonly last: number;
-  /** The trend's verdict; `insufficient-data` under 3 snapshots. */
-  readonly verdict: 'leak' | 'no-leak' | 'insufficient-data';
+  /** Goroutines in every snapshot, oldest first (the chart over time). */
+  readonly counts: readonly number[];
+  /** The trend's state for the process (TrendResult.verdict); `insufficient-data` under 3 snapshots. */
+  readonly verdict: TrendResult['verdict'];
+  /** `rising-inconclusive`: snapshots that would confirm the rise (null: none up to 1,000). */
+  readonly needed?: number | null;
+  /** What the fleet headline counts the process as (see FleetStatus). */
+  readonly status: FleetStatus;
   /** Growth of the total, goroutines per hour (Sen's slope); null without a trend or times. */
   readonly perHour: number | null;
   readonly sparkline: string;
   readonly findings: number;
-  readonly topFinding?: { readonly ruleId: string; readonly severity: Severity; readonly title: string };
+  readonly topFinding?: { readonly ruleId: string; readonly severity: Severity; readonly title: string; readonly category?: Finding['category'] };
   /** The latest snapshot's source. */
   readonly latest: string;
 }
@@ -167,6 +180,12 @@ export interface FleetEntries {
   readonly logsWithoutDump: number;
   readonly otherFiles: number;
   readonly unreadable: number;
+  /** Archive members skipped whole (corrupt xz/gzip/zip data, a bad inner tar header). */
+  readonly corrupt: number;
+  /** Inner archives read part-way. */
+  readonly cut: number;
+  /** Inputs whose own stream broke: nothing after the break was read. */
+  readonly stopped: number;
 }
 
 export interface FleetSummary {

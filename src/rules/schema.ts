@@ -138,6 +138,8 @@ export const definitions = {
       maxGrowth: { type: 'number', minimum: 0 },
       /** Most goroutines one group may gain from the baseline (it fails only when it also doubles); 0 turns it off. */
       maxGroupGrowth: { type: 'integer', minimum: 0 },
+      /** Archive members skipped or read part-way allowed (0 = fail on any). */
+      maxSkipped: { type: 'integer', minimum: 0 },
       failOn: severity,
     },
   },

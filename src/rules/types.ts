@@ -223,6 +223,8 @@ export interface GateConfig {
   readonly maxGrowth?: number;
   /** Most goroutines one group may gain from the baseline (it fails only when it also doubles); 0 = off. */
   readonly maxGroupGrowth?: number;
+  /** Archive members skipped or read part-way allowed (0 = fail on any). */
+  readonly maxSkipped?: number;
   readonly failOn?: Severity;
 }
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyze/index.js';
-import { sparkline, trend, type TrendSample } from '../../src/analyze/trend.js';
+import { snapshotsNeeded, sparkline, trend, type TrendSample } from '../../src/analyze/trend.js';
 import { holm, mannKendall, minimumP, normalCdf, senSlope } from '../../src/analyze/trend-stats.js';
 import { snapshot } from './fixtures.js';
 
@@ -130,12 +130,12 @@ describe('trend verdicts', () => {
   it('flags a steady leak even when every snapshot is small', () => {
     const t = trend(series({ [LEAK]: [1, 2, 3, 4, 5, 6], [FIXED]: [4, 4, 4, 4, 4, 4], [CONN]: [7, 5, 8, 6, 7, 5] }));
     const leak = verdictOf(t, LEAK);
-    expect(leak.verdict).toBe('leak');
+    expect(leak.verdict).toBe('growing');
     expect(leak.perMinute).toBeCloseTo(1);
     expect(leak.sparkline).toBe('▁▂▄▅▇█');
     expect(verdictOf(t, CONN).verdict).toBe('stable');
     expect(verdictOf(t, FIXED).verdict).toBe('stable');
-    expect(t.verdict).toBe('leak');
+    expect(t.verdict).toBe('growing');
     expect(t.groups[0]).toBe(leak);
     expect(t.durationMs).toBe(5 * 60_000);
   });
@@ -143,7 +143,7 @@ describe('trend verdicts', () => {
   it('calls a pool that filled up and stayed full bounded, not a leak', () => {
     const t = trend(series({ [POOL]: [4, 8, 12, 16, 16, 16, 16, 16, 16, 16], [FIXED]: [2, 2, 2, 2, 2, 2, 2, 2, 2, 2] }));
     expect(verdictOf(t, POOL).verdict).toBe('bounded');
-    expect(t.verdict).toBe('no-leak');
+    expect(t.verdict).toBe('stable');
   });
 
   it('keeps noisy healthy series quiet across many seeds', () => {
@@ -152,7 +152,7 @@ describe('trend verdicts', () => {
       const r = rng(seed);
       const noisy = (base: number) => Array.from({ length: 8 }, () => base + Math.floor(r() * 7) - 3);
       const t = trend(series({ [POOL]: noisy(16), [CONN]: noisy(40), [FIXED]: noisy(10), [LEAK]: noisy(5) }));
-      if (t.verdict === 'leak') leaks++;
+      if (t.verdict === 'growing') leaks++;
     }
     expect(leaks).toBeLessThanOrEqual(2);
   });
@@ -163,13 +163,13 @@ describe('trend verdicts', () => {
     const leak = Array.from({ length: n }, (_, i) => 20 + 3 * i + Math.floor(r() * 5) - 2);
     const noise = Array.from({ length: n }, () => 40 + Math.floor(r() * 9) - 4);
     const t = trend(series({ [LEAK]: leak, [CONN]: noise }));
-    expect(verdictOf(t, LEAK).verdict).toBe('leak');
+    expect(verdictOf(t, LEAK).verdict).toBe('growing');
     expect(verdictOf(t, CONN).verdict).toBe('stable');
   });
 
   it('says shrinking and insufficient-data where they apply', () => {
     expect(verdictOf(trend(series({ [CONN]: [9, 8, 7, 6, 5, 4] })), CONN).verdict).toBe('shrinking');
-    const short = trend(series({ [LEAK]: [1, 2, 3] }));
+    const short = trend(series({ [LEAK]: [1, 2] }));
     expect(short.verdict).toBe('insufficient-data');
     expect(short.groups[0].verdict).toBe('insufficient-data');
   });
@@ -186,3 +186,71 @@ describe('trend verdicts', () => {
     expect(sparkline([])).toBe('');
   });
 });
+
+describe('three honest states', () => {
+  /** `n` small groups that wobble by ±1 around 3, deterministic. */
+  function wobble(n: number, len: number): Record<string, number[]> {
+    const r = rng(11);
+    return Object.fromEntries(Array.from({ length: n }, (_, k) => [
+      `example.com/x.worker${k} /src/x/worker${k}.go:${10 + k}`,
+      Array.from({ length: len }, () => 3 + Math.floor(r() * 3) - 1),
+    ]));
+  }
+
+  it('a ramp among 25 wobbling small groups is growing: they are not in the correction', () => {
+    const ramp = [40, 90, 85, 130, 170, 200];
+    const t = trend(series({ [LEAK]: ramp, ...wobble(25, 6) }));
+    const g = verdictOf(t, LEAK);
+    // One inversion: p = 6/720. Multiplied by 26 (every varying series) it would be 0.22: "stable".
+    expect(g.mannKendall.pIncreasing).toBeCloseTo(6 / 720, 10);
+    expect(t.family).toBe(1);
+    expect(g.pAdjusted).toBeCloseTo(6 / 720, 10);
+    expect(g.verdict).toBe('growing');
+    expect(t.groups.filter((x) => x !== g).every((x) => !x.material && x.verdict === 'stable')).toBe(true);
+  });
+
+  it('the total is one test: a perfect rise over 4 snapshots is growing whatever the groups do', () => {
+    const t = trend(series({ [LEAK]: [10, 30, 50, 70], [CONN]: [20, 8, 25, 12], [POOL]: [5, 15, 4, 16] }));
+    expect(t.total.mannKendall.pIncreasing).toBeCloseTo(1 / 24, 10);
+    expect(t.total.pAdjusted).toBe(t.total.mannKendall.pIncreasing);
+    expect(t.total.verdict).toBe('growing');
+    expect(t.verdict).toBe('growing');
+    // The group's own perfect rise is corrected over the 3 groups that moved: 3/24, not confirmed.
+    const g = verdictOf(t, LEAK);
+    expect(g.pAdjusted).toBeCloseTo(3 / 24, 10);
+    expect(g.verdict).toBe('rising-inconclusive');
+    expect(g.needed).toBe(5);
+  });
+
+  it('a clear rise over 3 snapshots is rising-inconclusive and says how many snapshots would confirm it', () => {
+    const t = trend(series({ [LEAK]: [20, 45, 70], [FIXED]: [4, 4, 4] }));
+    expect(t.verdict).toBe('rising-inconclusive');
+    expect(verdictOf(t, LEAK).verdict).toBe('rising-inconclusive');
+    // Total alone: 1/24 < 0.05 at 4 snapshots; the group, corrected over its family of 1, too.
+    expect(t.total.needed).toBe(4);
+    expect(verdictOf(t, LEAK).needed).toBe(4);
+    expect(t.needed).toBe(4);
+    // A stricter alpha needs more: 1/120 < 0.01 at 5.
+    expect(trend(series({ [LEAK]: [20, 45, 70] }), { alpha: 0.01 }).needed).toBe(5);
+  });
+
+  it('stable never labels a clear rise, and a flat or wobbling series is stable', () => {
+    for (const xs of [[10, 30, 20, 40], [5, 9, 14, 20, 26], [100, 100, 140, 150]]) {
+      const g = verdictOf(trend(series({ [LEAK]: xs, [FIXED]: xs.map(() => 2) })), LEAK);
+      expect(['growing', 'rising-inconclusive'], xs.join(',')).toContain(g.verdict);
+    }
+    for (const xs of [[4, 4, 4, 4], [6, 5, 6, 5, 6], [40, 42, 39, 41, 40, 41]]) {
+      expect(verdictOf(trend(series({ [LEAK]: xs })), LEAK).verdict, xs.join(',')).toBe('stable');
+    }
+  });
+
+  it('snapshotsNeeded: exact for a perfect rise, more for a less consistent one', () => {
+    const perfect = mannKendall([1, 2, 3]);
+    expect(snapshotsNeeded(perfect, 0.05)).toBe(4);
+    expect(snapshotsNeeded(perfect, 0.05 / 4)).toBe(5);
+    const loose = mannKendall([1, 3, 2, 4]);
+    expect(snapshotsNeeded(loose, 0.05)!).toBeGreaterThan(5);
+    expect(snapshotsNeeded(mannKendall([3, 2, 1]), 0.05)).toBeNull();
+  });
+});
+

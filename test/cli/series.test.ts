@@ -29,15 +29,15 @@ describe('trend', () => {
     const r = await run(['trend', leakDir]);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain('Trend: 8 snapshots over 7m\nVerdict: LEAK: 1 group grows steadily\n');
-    expect(r.stdout).toMatch(/│ leak +│ +4 │ +24 │ +24 │ +\+[\d.]+ │ +[<\d.]+ │ [▁▂▃▄▅▆▇█]{8} │ \S+ +│ proxy\/proxy_store\.go:50 +│ proxy\.returnErr/);
+    expect(r.stdout).toContain('Trend: 8 snapshots over 7m\nVerdict: growing: 1 group grows steadily\n');
+    expect(r.stdout).toMatch(/│ growing +│ +4 │ +24 │ +24 │ +\+[\d.]+ │ +[<\d.]+ │ [▁▂▃▄▅▆▇█]{8} │ \S+ +│ proxy\/proxy_store\.go:50 +│ proxy\.returnErr/);
   });
 
   it('passes the healthy series', async () => {
     const r = await run(['trend', healthyDir, '--format', 'json']);
     expect(r.status).toBe(0);
     const t = JSON.parse(r.stdout).trend;
-    expect(t.verdict).toBe('no-leak');
+    expect(t.verdict).toBe('stable');
     expect(t.points).toHaveLength(8);
   });
 
@@ -73,7 +73,7 @@ describe('trend', () => {
     });
     const r = await run(['trend', ...files, '-f', 'json']);
     expect(r.stderr).toMatch(/^leakscope: warning: no capture times in the dumps or their names; ordered by file mtime/);
-    expect(JSON.parse(r.stdout).trend.verdict).toBe('leak');
+    expect(JSON.parse(r.stdout).trend.verdict).toBe('growing');
     const i = await run(['trend', ...files, '--interval', '30', '-f', 'json']);
     expect(i.stderr).toBe('');
     expect(JSON.parse(i.stdout).trend.durationMs).toBe(150_000);

@@ -59,7 +59,7 @@ describe('watch against a replayed series', () => {
     expect(lines[1]).toMatch(/^\[\+0s\] 765 goroutines \(0\); top: /);
     const doc = JSON.parse(r.stdout);
     expect(doc.command).toBe('watch');
-    expect(doc.trend.verdict).toBe('leak');
+    expect(doc.trend.verdict).toBe('growing');
     expect(doc.findings.some((f: { ruleId: string }) => f.ruleId === 'trend/steady-growth')).toBe(true);
   });
 
@@ -68,7 +68,7 @@ describe('watch against a replayed series', () => {
     servers.push(server);
     const r = await run(['watch', url, '--every', '150ms', '--for', '1050ms']);
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain('Verdict: no steady growth');
+    expect(r.stdout).toContain('Verdict: stable: no material rise');
   });
 
   it('exit 2 when the endpoint cannot be reached', async () => {
@@ -103,7 +103,7 @@ describe.runIf(hasGo())('watch against a real Go program serving pprof', () => {
     return `http://${addr}/debug/pprof/goroutine`;
   }
 
-  for (const [mode, debug, verdict] of [['leak', '2', 'leak'], ['leak', '0', 'leak'], ['healthy', '1', 'no-leak']] as const) {
+  for (const [mode, debug, verdict] of [['leak', '2', 'growing'], ['leak', '0', 'growing'], ['healthy', '1', 'stable']] as const) {
     it(`${mode} program, debug=${debug}: ${verdict}`, async () => {
       const url = `${await start(mode)}?debug=${debug}`;
       const r = await run(['watch', url, '--every', '250ms', '--for', '2s', '-f', 'json']);
@@ -111,8 +111,8 @@ describe.runIf(hasGo())('watch against a real Go program serving pprof', () => {
       const doc = JSON.parse(r.stdout);
       expect(doc.trend.points.length).toBeGreaterThanOrEqual(7);
       expect(doc.trend.verdict).toBe(verdict);
-      if (verdict === 'leak') {
-        const g = doc.trend.groups.find((x: { verdict: string }) => x.verdict === 'leak');
+      if (verdict === 'growing') {
+        const g = doc.trend.groups.find((x: { verdict: string }) => x.verdict === 'growing');
         expect(g.blockingSite.func).toBe('main.send');
         expect(g.perMinute).toBeGreaterThan(600);
       }

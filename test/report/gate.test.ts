@@ -43,7 +43,7 @@ describe('evaluateGate', () => {
 
   it('turns a steady rise into a failing limit and an error finding at the blocking line', () => {
     const t = trend(series([10, 14, 19, 25, 30, 36]));
-    expect(t.verdict).toBe('leak');
+    expect(t.verdict).toBe('growing');
     const findings = trendFindings(t);
     expect(findings).toHaveLength(1);
     expect(findings[0]).toMatchObject({ ruleId: 'trend/steady-growth', severity: 'error', location: { line: 50 } });

@@ -137,9 +137,9 @@ describe('library: trend() and diff() over readDump + analyze', () => {
     th = trend(healthy);
   });
 
-  it('leak series: verdict leak on the group at the leak site, with the counts the program knew', () => {
-    expect(tl.verdict).toBe('leak');
-    const leaks = tl.groups.filter((g) => g.verdict === 'leak');
+  it('leak series: verdict growing on the group at the leak site, with the counts the program knew', () => {
+    expect(tl.verdict).toBe('growing');
+    const leaks = tl.groups.filter((g) => g.verdict === 'growing');
     expect(leaks).toHaveLength(1);
     const g = leaks[0];
     expect(tl.groups[0]).toBe(g);
@@ -153,7 +153,7 @@ describe('library: trend() and diff() over readDump + analyze', () => {
   });
 
   it('leak series: growth rate (Sen\'s slope) within 10% of the rate the program counted', () => {
-    const g = tl.groups.find((x) => x.verdict === 'leak')!;
+    const g = tl.groups.find((x) => x.verdict === 'growing')!;
     const known = knownRatePerMinute(LEAK);
     expect(known).toBeGreaterThan(600);
     expect(g.perMinute).not.toBeNull();
@@ -161,14 +161,15 @@ describe('library: trend() and diff() over readDump + analyze', () => {
     const perSnapshot = (lastOf(LEAK).leaked - firstOf(LEAK).leaked) / (LEAK.series.snapshots.length - 1);
     expect(Math.abs(g.perSnapshot - perSnapshot) / perSnapshot).toBeLessThan(0.1);
     // No other group grows: the rest fluctuates with the load.
-    expect(tl.groups.filter((x) => x !== g).every((x) => x.verdict !== 'leak')).toBe(true);
+    expect(tl.groups.filter((x) => x !== g).every((x) => x.verdict !== 'growing')).toBe(true);
   });
 
   it('healthy series: no leak verdict on the total or on any group', () => {
-    expect(th.verdict).toBe('no-leak');
+    expect(th.verdict).toBe('stable');
     expect(th.leaks).toBe(0);
-    expect(th.total.verdict).not.toBe('leak');
-    expect(th.groups.filter((g) => g.verdict === 'leak')).toEqual([]);
+    expect(th.total.verdict).toBe('stable');
+    expect(th.rising).toBe(0);
+    expect(th.groups.filter((g) => g.verdict === 'growing')).toEqual([]);
     expect(th.groups.some((g) => atLeakSite(g.group.frames))).toBe(false);
     // It does move: the load shows in the counts.
     expect(th.total.max).toBeGreaterThan(th.total.min);
@@ -207,18 +208,18 @@ describe('CLI (built binary)', () => {
       const r = await run(['trend', dirOf(LEAK)]);
       expect(r.status).toBe(0);
       expect(r.stderr).toBe('');
-      expect(r.stdout).toContain('Trend: 12 snapshots over 9s\nVerdict: LEAK: 1 group grows steadily\n');
-      expect(r.stdout).toMatch(new RegExp(`│ leak +│ +${firstOf(LEAK).leaked} │ +${lastOf(LEAK).leaked} │ +${lastOf(LEAK).leaked} │ +\\+[\\d.]+ │ +<0\\.001 │ [▁▂▃▄▅▆▇█]{12} │ \\S+ +│ quote/service\\.go:47 +│ quote\\.\\(\\*Service\\)\\.lookup`));
+      expect(r.stdout).toContain('Trend: 12 snapshots over 9s\nVerdict: growing: 1 group grows steadily\n');
+      expect(r.stdout).toMatch(new RegExp(`│ growing +│ +${firstOf(LEAK).leaked} │ +${lastOf(LEAK).leaked} │ +${lastOf(LEAK).leaked} │ +\\+[\\d.]+ │ +<0\\.001 │ [▁▂▃▄▅▆▇█]{12} │ \\S+ +│ quote/service\\.go:47 +│ quote\\.\\(\\*Service\\)\\.lookup`));
     });
 
     it('leak series, json: the group at the leak site, its counts and rate', async () => {
       const r = await run(['trend', dirOf(LEAK), '--format', 'json']);
       expect(r.status).toBe(0);
       const t = JSON.parse(r.stdout).trend;
-      expect(t.verdict).toBe('leak');
+      expect(t.verdict).toBe('growing');
       expect(t.points.map((p: { source: string }) => p.source.split('/').pop())).toEqual(LEAK.series.snapshots.map((s) => s.file));
       const g = t.groups[0];
-      expect(g.verdict).toBe('leak');
+      expect(g.verdict).toBe('growing');
       expect(g.blockingSite).toMatchObject({ func: ROOT.function, line: ROOT.line });
       expect(g.counts).toEqual(LEAK.series.snapshots.map((s) => s.leaked));
       const known = knownRatePerMinute(LEAK);
@@ -230,11 +231,11 @@ describe('CLI (built binary)', () => {
       expect(r.status).toBe(0);
       expect(r.stderr).toBe('');
       const t = JSON.parse(r.stdout).trend;
-      expect(t.verdict).toBe('no-leak');
+      expect(t.verdict).toBe('stable');
       expect(t.leaks).toBe(0);
       expect(t.points).toHaveLength(12);
       const table = await run(['trend', dirOf(HEALTHY)]);
-      expect(table.stdout).toContain('Verdict: no steady growth\n');
+      expect(table.stdout).toContain('Verdict: stable: no material rise\n');
     });
   });
 
@@ -340,7 +341,7 @@ describe('CLI (built binary)', () => {
       expect(r.status, r.stdout).toBe(0);
       const out = JSON.parse(r.stdout);
       expect(out.gate.passed).toBe(true);
-      expect(out.trend.verdict).toBe('no-leak');
+      expect(out.trend.verdict).toBe('stable');
       expect(out.findings.filter((f: { severity: string }) => f.severity === 'error')).toEqual([]);
     });
 

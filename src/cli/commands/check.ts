@@ -42,6 +42,8 @@ export function checkCommand(): Command {
     .option('--max-group <n>', 'most goroutines allowed in one group', count)
     .option('--max-growth <ratio>', 'most growth of the total from the baseline (or first input) to the latest: 0.5 or 50%', ratio)
     .option('--max-group-growth <n>', `most goroutines one group may gain from the baseline (or first input) while at least doubling; 0 turns it off (default ${DEFAULT_MAX_GROUP_GROWTH})`, count)
+    .option('--max-skipped <n>', 'most archive members allowed to be skipped or read part-way (corrupt data, a bad inner header)', count)
+    .option('--fail-on-skipped', 'fail when any archive member was skipped or read part-way (same as --max-skipped 0)')
     .addOption(new Option('--fail-on <severity>', 'fail on findings at or above this severity (default error)').choices(['error', 'warning', 'info']))
     .option('--interval <seconds>', 'inputs were taken this many seconds apart, in the order given', seconds)
     .option('--alpha <p>', 'significance level of the steady-growth test (default 0.05)', probability)
@@ -64,6 +66,7 @@ export function checkCommand(): Command {
       ...pick('maxGroup', flags.maxGroup ?? g.maxGroup),
       ...pick('maxGrowth', flags.maxGrowth ?? g.maxGrowth),
       ...pick('maxGroupGrowth', flags.maxGroupGrowth ?? g.maxGroupGrowth ?? DEFAULT_MAX_GROUP_GROWTH),
+      ...pick('maxSkipped', flags.failOnSkipped ? 0 : flags.maxSkipped ?? g.maxSkipped),
       ...(failOn ? { failOn } : {}),
     };
     if (!baseline && isFleet(loaded)) {
@@ -86,7 +89,7 @@ export function checkCommand(): Command {
     const findings = await withSource([...latestFindings(loaded, latest, s, analyses), ...(t ? trendFindings(t) : [])], analyses, flags.source);
     const paths = sourcePaths(findings, flags.source);
     if ((flags.maxGrowth ?? g.maxGrowth) !== undefined && !d) warn('max-growth needs --baseline or two or more inputs; not checked');
-    const gate = evaluateGate({ analyses, findings, ...(d ? { diff: d } : {}), ...(t ? { trend: t } : {}) }, limits);
+    const gate = evaluateGate({ analyses, findings, ...(d ? { diff: d } : {}), ...(t ? { trend: t } : {}), skipped: loaded.bundleSkipped ?? [] }, limits);
     const races = racesOf(loaded);
     await emit(
       {

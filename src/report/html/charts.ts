@@ -93,6 +93,27 @@ export function lineChart(series: readonly Series[], xLabels: readonly string[],
   return `<svg class="chart wide" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${esc(aria)}">${out.join('')}</svg>`;
 }
 
+/**
+ * A small chart of one series for a table row: its line over the snapshots, the latest point marked,
+ * the values in the title (the row's chart over time).
+ */
+export function miniChart(values: readonly number[], aria: string, cls = ''): string {
+  const W = 160, H = 36, pad = 4;
+  const n = values.length;
+  if (n === 0) return '';
+  const lo = Math.min(...values);
+  const hi = Math.max(...values);
+  const px = (i: number) => (n <= 1 ? W / 2 : pad + (i * (W - 2 * pad)) / (n - 1));
+  const py = (v: number) => (hi === lo ? H / 2 : H - pad - ((v - lo) * (H - 2 * pad)) / (hi - lo));
+  const pts = values.map((v, i) => `${r(px(i))},${r(py(v))}`).join(' ');
+  const title = `${aria}: ${values.map(fmtInt).join(' → ')}`;
+  return (
+    `<svg class="mini${cls ? ` ${cls}` : ''}" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${esc(title)}"><title>${esc(title)}</title>` +
+    (n > 1 ? `<polyline points="${pts}"/>` : '') +
+    `<circle cx="${r(px(n - 1))}" cy="${r(py(values[n - 1]!))}" r="3"/></svg>`
+  );
+}
+
 /** A small coloured square for legends, matching series `i` of a line chart. */
 export function swatch(i: number): string {
   return `<svg class="swatch s${i % 8}" viewBox="0 0 10 10" width="10" height="10" aria-hidden="true"><rect width="10" height="10" rx="2"/></svg>`;

@@ -3,7 +3,8 @@
  * the diff between the first and the last snapshot.
  */
 import type { DiffResult } from '../../analyze/compare.js';
-import type { GroupTrend, SeriesTrend, TrendResult, TrendVerdict } from '../../analyze/trend.js';
+import type { GroupTrend, SeriesTrend, TrendResult, TrendState } from '../../analyze/trend.js';
+import { neededText, STATE_MEANING, trendVerdictText } from '../trend-words.js';
 import type { Analysis, AnalyzedGroup } from '../../analyze/types.js';
 import { lineChart, swatch, type Series } from './charts.js';
 import { esc } from './escape.js';
@@ -48,9 +49,11 @@ function rate(t: SeriesTrend): string {
   return `${t.perSnapshot >= 0 ? '+' : ''}${t.perSnapshot.toFixed(1)}/snapshot`;
 }
 
-const VERDICT: Record<TrendVerdict, string> = {
-  leak: 'grows steadily (leak)', bounded: 'grew, then levelled off', stable: 'stable', shrinking: 'shrinking', 'insufficient-data': 'too few snapshots',
-};
+/** The state word as a badge (the same token every format prints), its meaning in the title. */
+export function stateBadge(v: TrendState, needed?: number | null): string {
+  const title = v === 'rising-inconclusive' ? `${STATE_MEANING[v]}: ${neededText(needed)}` : STATE_MEANING[v];
+  return `<span class="state state-${v}" title="${esc(title)}">${esc(v)}</span>`;
+}
 
 /** 9,000 ms → "9 seconds", 90,000 → "2 minutes", 7,200,000 → "2 hours". */
 export function spanText(ms: number): string {
@@ -62,10 +65,10 @@ export function spanText(ms: number): string {
 
 function trendSummary(t: TrendResult): string {
   const minutes = t.durationMs > 0 ? ` over ${spanText(t.durationMs)}` : '';
-  const what =
-    t.verdict === 'leak' ? `<b>Goroutines keep growing</b>: ${plural(t.leaks, 'group')} ${t.leaks === 1 ? 'grows' : 'grow'} steadily`
-      : t.verdict === 'no-leak' ? '<b>No steady growth</b>' : '<b>Too few snapshots</b> to tell a trend';
-  return `<p>${what}${esc(minutes)}; all goroutines: ${esc(t.total.counts.map(fmtInt).join(' → '))} (${esc(rate(t.total))}, ${esc(VERDICT[t.total.verdict])}).</p>`;
+  const text = trendVerdictText(t);
+  const rest = text.slice(text.indexOf(':') + 1).trim();
+  const what = `<b>Trend</b> ${stateBadge(t.verdict, t.needed)}: ${esc(rest)}`;
+  return `<p class="trend-verdict" data-state="${t.verdict}">${what}${esc(minutes)}; all goroutines: ${esc(t.total.counts.map(fmtInt).join(' → '))} (${esc(rate(t.total))}, ${stateBadge(t.total.verdict, t.total.needed)}).</p>`;
 }
 
 function trendTable(lines: readonly Line[]): string {
@@ -74,7 +77,7 @@ function trendTable(lines: readonly Line[]): string {
     return (
       `<tr><td><span class="mono site">${esc(l.name)}</span></td><td><span class="wk wk-${l.group.waitKind}">${esc(waitLabel(l.group.waitKind))}</span></td>` +
       `<td class="num">${fmtInt(t.first)} → ${fmtInt(t.last)}</td><td class="num">${esc(rate(t))}</td>` +
-      `<td class="${t.verdict === 'leak' ? 'delta-up' : ''}">${esc(VERDICT[t.verdict])}</td><td class="num">${esc(t.pAdjusted < 0.001 ? '<0.001' : t.pAdjusted.toFixed(3))}</td></tr>`
+      `<td class="${t.verdict === 'growing' ? 'delta-up' : ''}">${stateBadge(t.verdict, t.needed)}</td><td class="num">${esc(t.pAdjusted < 0.001 ? '<0.001' : t.pAdjusted.toFixed(3))}</td></tr>`
     );
   });
   if (rows.length === 0) return '';
@@ -94,7 +97,7 @@ export function renderTrend(analyses: readonly Analysis[], t?: TrendResult): str
   const top = lines.slice(0, TOP_SERIES);
   const totals: Series = { name: 'All goroutines', values: t ? t.total.counts : analyses.map((a) => a.total) };
   const series: Series[] = top.map((l) => ({
-    name: `${l.name} (${waitLabel(l.group.waitKind)}${l.trend ? `, ${VERDICT[l.trend.verdict]}` : ''})`,
+    name: `${l.name} (${waitLabel(l.group.waitKind)}${l.trend ? `, ${l.trend.verdict}` : ''})`,
     values: l.counts,
   }));
   const legend = series

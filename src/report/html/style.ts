@@ -103,6 +103,12 @@ ul.tree li{position:relative;padding:3px 0}
 ul.tree ul li::before{content:"└";position:absolute;left:-16px;color:var(--muted)}
 .cnt{font-variant-numeric:tabular-nums;font-weight:700}
 .delta-up{color:var(--err);font-weight:700}.delta-down{color:var(--ok);font-weight:700}
+.state{display:inline-block;padding:1px 7px;border-radius:9px;font-size:12px;font-weight:600;white-space:nowrap;background:var(--row);color:var(--muted)}
+.state-growing,.status-leaking{background:var(--err-bg);color:var(--err)}.state-rising-inconclusive,.status-suspect{background:var(--warn-bg);color:var(--warn)}.state-stable,.state-shrinking,.status-healthy{background:var(--ok-bg);color:var(--ok)}.state-bounded{background:var(--info-bg);color:var(--info)}
+.cards.fleet .card b{display:block;font-size:22px}.fleet-table td{vertical-align:middle}.fleet-table svg{display:block}
+svg.mini polyline{fill:none;stroke:var(--accent);stroke-width:2}svg.mini circle{fill:var(--accent)}svg.mini.st-leaking polyline{stroke:var(--err)}svg.mini.st-leaking circle{fill:var(--err)}svg.mini.st-suspect polyline{stroke:var(--warn)}svg.mini.st-suspect circle{fill:var(--warn)}
+.stat.st-leaking b{color:var(--err)}.stat.st-suspect b{color:var(--warn)}.stat.st-healthy b{color:var(--ok)}
+section.process ul.process-findings{margin:6px 0 0;padding-left:20px}section.process h3 .state,section.process h3 .status{margin-left:8px;vertical-align:middle}
 .notes li{font-size:13px}
 .chart-row{display:flex;flex-wrap:wrap;gap:8px 28px;align-items:flex-start}.chart-row svg.chart{flex:0 1 640px}
 dl.meanings{flex:1 1 280px;display:grid;grid-template-columns:max-content 1fr;gap:4px 12px;margin:4px 0;font-size:13px}
