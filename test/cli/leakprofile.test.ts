@@ -111,7 +111,7 @@ describe('goroutineleak profiles through the CLI', () => {
     const r = await run(['trend', ...SERIES, '-f', 'json']);
     expect(r.status, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout) as Doc;
-    expect(doc.trend?.verdict).toBe('leak');
+    expect(doc.trend?.verdict).toBe('growing');
     expect(doc.findings.some((f) => f.ruleId === 'trend/steady-growth' && f.location?.func === SEND)).toBe(true);
   });
 
@@ -121,7 +121,7 @@ describe('goroutineleak profiles through the CLI', () => {
     expect(r.status, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout) as Doc;
     expect(doc.command).toBe('watch');
-    expect(doc.trend?.verdict).toBe('leak');
+    expect(doc.trend?.verdict).toBe('growing');
     expect(doc.findings.some((f) => f.ruleId === 'core/leaked' && f.confidence === 'certain')).toBe(true);
   });
 
