@@ -96,7 +96,7 @@ describe('goroutineleak profiles through the CLI', () => {
     expect(b.status, b.stderr).toBe(1);
     expect(b.stdout).toContain('60 goroutines proven leaked at gateway.go:48');
     // The process's leak profiles are a series of their own, not mixed with its goroutine profiles.
-    expect(b.stdout).toMatch(/│ fetchgw-0 \(goroutineleak\) +│ +1 │ +80 → 80 │/);
+    expect(b.stdout).toMatch(/│ fetchgw-0 \(goroutineleak\) +│ leaking +│ +1 │ +80 → 80 │/);
   });
 
   it('diff between two leak profiles (debug=1 → debug=0): the proven groups grew', async () => {
