@@ -20,15 +20,33 @@ import { excerpt } from './explain/excerpt.js';
 import { explainLockSite } from './explain/locks.js';
 import { explainWaitSite } from './explain/waitgroup.js';
 import { WAIT_FOR_RULES, WaitForChecks } from './explain/waitfor.js';
-import { GoFiles, lineOf, type GoFile } from './syntax/parser.js';
+import { DEFAULT_MAX_FILE_BYTES, GoFiles, lineOf, type GoFile } from './syntax/parser.js';
 import { FUNC_TYPES, funcAtLine, nodesAtLine } from './syntax/tree.js';
 import { SourceIndex } from './workspace/locate.js';
+import { checkoutModules } from './workspace/modules.js';
 import type { FuncInfo } from './workspace/package.js';
 import { Workspace } from './workspace/workspace.js';
 
 export interface ExplainOptions {
   /** A checkout of the profiled program. */
   sourceDir: string;
+  /** Go files larger than this are not parsed (default DEFAULT_MAX_FILE_BYTES, 2 MiB). */
+  maxFileBytes?: number;
+}
+
+/** The last checkout indexed: `--source` indexes it once for the modules and once for the causes. */
+let lastIndex: SourceIndex | undefined;
+function indexOf(root: string): SourceIndex {
+  if (lastIndex?.root !== root) lastIndex = new SourceIndex(root);
+  return lastIndex;
+}
+
+/**
+ * Import-path roots of the frames that map into the checkout: the program's own modules, whatever
+ * their import path (feed them to `AnalyzeOptions.userModules`).
+ */
+export function sourceModules(sourceDir: string, frames: Iterable<Pick<Frame, 'pkg' | 'func' | 'file'>>): string[] {
+  return checkoutModules(indexOf(resolvePath(sourceDir)), frames);
 }
 
 export interface ExplainResult {
@@ -53,10 +71,10 @@ export async function explainWithSource(findings: Finding[], analyses: Analysis[
   const waitFor = findings.map((f) => (WAIT_FOR_RULES.has(f.ruleId) ? analysisOf(f, analyses) : undefined));
   if (!wanted.some((w) => w) && !waitFor.some((a) => a)) return { findings, warnings: [] };
   const root = resolvePath(opts.sourceDir);
-  const index = new SourceIndex(root);
+  const index = indexOf(root);
   if (index.files.length === 0) return { findings, warnings: [`source: no Go files under ${opts.sourceDir}`] };
   if (index.truncated) warnings.add(`source: ${opts.sourceDir} has too many files; only the first ${index.files.length} were indexed`);
-  const files = await GoFiles.open();
+  const files = await GoFiles.open(opts.maxFileBytes);
   const ws = new Workspace(index, files);
   const checks = new WaitForChecks(ws);
   try {
@@ -77,6 +95,11 @@ export async function explainWithSource(findings: Finding[], analyses: Analysis[
         return finding;
       }
     });
+    if (files.skipped.size > 0) {
+      const list = [...files.skipped].slice(0, 3).map(([rel, n]) => `${rel} (${(n / 1048576).toFixed(1)} MB)`).join(', ');
+      const more = files.skipped.size > 3 ? ` and ${files.skipped.size - 3} more` : '';
+      warnings.add(`source: skipped ${list}${more}: larger than ${((opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES) / 1048576).toFixed(0)} MB (raise with --source-max-file-size)`);
+    }
     if (ws.limited) warnings.add(`source: ${opts.sourceDir} is large; channels were not followed into every package that uses them`);
     return { findings: out, warnings: [...warnings] };
   } finally {
@@ -255,4 +278,5 @@ function toLocation(c: Cause, sourceDir: string): CauseLocation {
 }
 
 export { SourceIndex, pathParts } from './workspace/locate.js';
+export { DEFAULT_MAX_FILE_BYTES } from './syntax/parser.js';
 export type { Cause, CauseKind, Confidence } from './explain/cause.js';
