@@ -24,7 +24,7 @@ import { DEFAULT_MAX_FILE_BYTES, GoFiles, lineOf, type GoFile } from './syntax/p
 import { FUNC_TYPES, funcAtLine, nodesAtLine } from './syntax/tree.js';
 import { SourceIndex } from './workspace/locate.js';
 import { checkoutModules } from './workspace/modules.js';
-import type { FuncInfo } from './workspace/package.js';
+import type { FuncInfo, GoPackage } from './workspace/package.js';
 import { Workspace } from './workspace/workspace.js';
 
 export interface ExplainOptions {
@@ -143,7 +143,13 @@ interface Target {
   readonly site: Frame;
   /** Blocking sites of the other groups of the snapshot that wait on locks (who may hold ours). */
   readonly peers: readonly Frame[];
+  /** Stacks of the snapshot's other groups (a lock's holder is among them, when it is visible). */
+  readonly others: readonly (readonly Frame[])[];
 }
+
+/** Other groups whose stacks are looked at for a lock's holder, and frames of each. */
+const MAX_OTHER_GROUPS = 500;
+const MAX_OTHER_FRAMES = 32;
 
 /** Frames of the Go runtime and standard library are never mapped into the checkout. */
 function isStd(fr: Frame): boolean {
@@ -170,6 +176,7 @@ function target(f: Finding, analyses: Analysis[]): Target | undefined {
   const peers = (analysis?.groups ?? [])
     .filter((g) => g !== group && LOCK_WAITS.has(g.waitKind) && g.blockingSite)
     .map((g) => g.blockingSite!);
+  const others = (analysis?.groups ?? []).filter((g) => g !== group).slice(0, MAX_OTHER_GROUPS).map((g) => g.frames.slice(0, MAX_OTHER_FRAMES));
   const waitKind = rootEv?.waitKind ?? group?.waitKind;
   if (!waitKind) return undefined;
   const stack: readonly Frame[] = group?.frames.length ? group.frames : f.evidence.stack;
@@ -181,10 +188,10 @@ function target(f: Finding, analyses: Analysis[]): Target | undefined {
   if (at < 0) at = frames.findIndex((fr) => 'origin' in fr && (fr as SiteFrame).origin === 'user');
   if (at < 0 && siteRef && 'file' in siteRef) {
     const site: Frame = { func: 'func' in siteRef ? String(siteRef.func) : '', pkg: '', file: siteRef.file, line: siteRef.line, inlined: false };
-    return { waitKind, frames: [site], at: 0, site, peers };
+    return { waitKind, frames: [site], at: 0, site, peers, others };
   }
   if (at < 0 || isStd(frames[at])) return undefined;
-  return { waitKind, frames, at, site: frames[at], peers };
+  return { waitKind, frames, at, site: frames[at], peers, others };
 }
 
 function explainOne(t: Target, ws: Workspace, warnings: Set<string>): Cause[] {
@@ -224,7 +231,8 @@ function explainOne(t: Target, ws: Workspace, warnings: Set<string>): Cause[] {
     const f = l ? ws.file(l.rel) : undefined;
     return f ? [{ file: f, line: p.line }] : [];
   });
-  const site: Site = { ws, pkg, file, line: t.site.line, waitKind: t.waitKind, hint, stack, peers };
+  const others = LOCK_WAITS.has(t.waitKind) || t.waitKind === 'unknown' ? t.others.map((st) => locateStack(ws, st)) : [];
+  const site: Site = { ws, pkg, file, line: t.site.line, waitKind: t.waitKind, hint, stack, peers, others };
   let result: SiteResult;
   if (LOCK_WAITS.has(t.waitKind)) result = explainLockSite(site);
   else if (CHANNEL_WAITS.has(t.waitKind)) result = explainChannelSite(site);
@@ -240,6 +248,16 @@ function explainOne(t: Target, ws: Workspace, warnings: Set<string>): Cause[] {
     warnings.add(`source: ${loc.rel}:${t.site.line}: no ${what} at the line the dump reports for ${t.site.func || 'the blocking frame'}: the source may not match the dump`);
   }
   return settle(result.causes);
+}
+
+/** A stack's frames that are in the checkout (and within their file), with their file and package. */
+function locateStack(ws: Workspace, frames: readonly Frame[]): { file: GoFile; pkg: GoPackage; line: number }[] {
+  return frames.flatMap((fr) => {
+    const l = fr.file && !isStd(fr) ? ws.index.locate(fr.file, fr.pkg) : undefined;
+    const file = l ? ws.file(l.rel) : undefined;
+    const pkg = file ? ws.pkgOf(file) : undefined;
+    return file && pkg && fr.line >= 1 && fr.line <= file.lines.length ? [{ file, pkg, line: fr.line }] : [];
+  });
 }
 
 /** A call at the line: the goroutine blocks inside the callee (library code), which is fine. */
