@@ -231,7 +231,7 @@ function explainOne(t: Target, ws: Workspace, warnings: Set<string>): Cause[] {
     const f = l ? ws.file(l.rel) : undefined;
     return f ? [{ file: f, line: p.line }] : [];
   });
-  const others = LOCK_WAITS.has(t.waitKind) || t.waitKind === 'unknown' ? t.others.map((st) => locateStack(ws, st)) : [];
+  const others = LOCK_WAITS.has(t.waitKind) || CHANNEL_WAITS.has(t.waitKind) || t.waitKind === 'unknown' ? t.others.map((st) => locateStack(ws, st)) : [];
   const site: Site = { ws, pkg, file, line: t.site.line, waitKind: t.waitKind, hint, stack, peers, others };
   let result: SiteResult;
   if (LOCK_WAITS.has(t.waitKind)) result = explainLockSite(site);

@@ -54,6 +54,8 @@ export type CauseKind =
   | 'lock-reentry'
   /** a caller takes the lock and still holds it at the call that leads to the blocked Lock (double locking). */
   | 'lock-held-at-call'
+  /** a select's `case <-x.ctx.Done()` whose CancelFunc nothing calls. */
+  | 'never-cancelled'
   /** a function leaves (return, panic, Goexit) between Lock and Unlock without a defer: the lock has no holder. */
   | 'lock-leaked'
   /** a lock taken and still held on the path to a blocking channel operation, Wait or Cond.Wait. */
