@@ -13,7 +13,8 @@ import { join, resolve as resolvePath } from 'node:path';
 import type { Analysis, AnalyzedGroup, SiteFrame } from '../analyze/types.js';
 import type { Frame, WaitKind } from '../model/dump.js';
 import type { CauseLocation, Finding } from '../rules/types.js';
-import { settle, type Cause, type Site, type SiteResult } from './explain/cause.js';
+import { lower, settle, type Cause, type Site, type SiteResult } from './explain/cause.js';
+import { frameMismatch } from './explain/mismatch.js';
 import type { Confirmation } from './explain/confirm.js';
 import { explainChannelSite } from './explain/channels.js';
 import { excerpt } from './explain/excerpt.js';
@@ -83,12 +84,16 @@ export async function explainWithSource(findings: Finding[], analyses: Analysis[
       const a = waitFor[i];
       if (!t && !a) return finding;
       try {
-        const generic = t ? explainOne(t, ws, warnings) : [];
+        const one = t ? explainOne(t, ws, warnings) : { causes: [] };
         const check = a ? checks.check(finding, a) : undefined;
+        const inTest = (c: Cause) => !c.file.rel.endsWith('_test.go') || !!t?.frames.some((fr) => /_test\.go$/.test(fr.file));
+        const checked = (check?.causes ?? []).filter(inTest).map((c) => (one.mismatch ? { ...c, confidence: lower(c.confidence, false) } : c));
         // The wait-for check's lines first: at the same line they say more than the generic explanation.
-        const causes = check ? settle([...check.causes, ...generic]) : generic;
-        const withCauses = causes.length === 0 ? finding : { ...finding, causeLocations: [...(finding.causeLocations ?? []), ...causes.map((c) => toLocation(c, opts.sourceDir))] };
-        return a ? withConfirmation(withCauses, check?.confirmation ?? fromCauses(causes)) : withCauses;
+        const causes = check ? settle([...checked, ...one.causes]) : one.causes;
+        let withCauses = causes.length === 0 ? finding : { ...finding, causeLocations: [...(finding.causeLocations ?? []), ...causes.map((c) => toLocation(c, opts.sourceDir))] };
+        if (one.mismatch) withCauses = mismatched(withCauses, one.mismatch);
+        // A checkout that does not match the dump confirms nothing.
+        return a && !one.mismatch ? withConfirmation(withCauses, check?.confirmation ?? fromCauses(causes)) : withCauses;
       } catch (e) {
         const where = t ? `${t.site.file}:${t.site.line}` : finding.location ? `${finding.location.file}:${finding.location.line}` : finding.ruleId;
         warnings.add(`source: could not analyse ${where}: ${(e as Error).message}`);
@@ -105,6 +110,12 @@ export async function explainWithSource(findings: Finding[], analyses: Analysis[
   } finally {
     files.dispose();
   }
+}
+
+/** The finding with a fact saying the checkout does not match its dump, and its confidence one level lower. */
+function mismatched(f: Finding, where: string): Finding {
+  const now = LOWER[f.confidence ?? 'medium'];
+  return { ...f, confidence: now, evidence: { ...f.evidence, facts: [...f.evidence.facts, `source: the source does not match the dump at ${where}; confidence lowered to ${now}`] } };
 }
 
 /** The analysis of the finding's snapshot. */
@@ -194,7 +205,29 @@ function target(f: Finding, analyses: Analysis[]): Target | undefined {
   return { waitKind, frames, at, site: frames[at], peers, others };
 }
 
-function explainOne(t: Target, ws: Workspace, warnings: Set<string>): Cause[] {
+function explainOne(t: Target, ws: Workspace, warnings: Set<string>): { causes: Cause[]; mismatch?: string } {
+  const causes = explainSite(t, ws, warnings);
+  const mismatch = stackMismatch(t, ws);
+  if (mismatch) warnings.add(`source: the source does not match the dump at ${mismatch}`);
+  // Code of a test file explains the test's own goroutines only.
+  const inTest = t.frames.some((fr) => /_test\.go$/.test(fr.file));
+  const kept = inTest ? causes : causes.filter((c) => !c.file.rel.endsWith('_test.go'));
+  return { causes: mismatch ? kept.map((c) => ({ ...c, confidence: lower(c.confidence, false) })) : kept, ...(mismatch ? { mismatch } : {}) };
+}
+
+/** The first frame of the stack whose line cannot be in the checkout's file: `FILE (why)`. */
+function stackMismatch(t: Target, ws: Workspace): string | undefined {
+  for (const fr of t.frames.slice(t.at)) {
+    if (!fr.file || isStd(fr)) continue;
+    const l = ws.index.locate(fr.file, fr.pkg);
+    const file = l ? ws.file(l.rel) : undefined;
+    const why = file ? frameMismatch(file, fr.line, fr.func) : undefined;
+    if (why) return `${l!.rel} (${why}, where the dump has ${fr.func || 'a frame'})`;
+  }
+  return undefined;
+}
+
+function explainSite(t: Target, ws: Workspace, warnings: Set<string>): Cause[] {
   const located = t.frames.map((fr) => (fr.file && !isStd(fr) ? ws.index.locate(fr.file, fr.pkg) : undefined));
   const loc = located[t.at];
   if (!loc) {
@@ -207,10 +240,7 @@ function explainOne(t: Target, ws: Workspace, warnings: Set<string>): Cause[] {
     warnings.add(`source: cannot read ${loc.rel}`);
     return [];
   }
-  if (t.site.line < 1 || t.site.line > file.lines.length) {
-    warnings.add(`source: ${loc.rel}:${t.site.line} is out of range (the file has ${file.lines.length} lines): the source does not match the dump`);
-    return [];
-  }
+  if (t.site.line < 1 || t.site.line > file.lines.length) return [];
   const mismatch = functionMismatch(file, t.site);
   if (mismatch) warnings.add(mismatch);
   const pkg = ws.pkgOf(file);
