@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Rebuilds the dumps of samples/planted: for each case, a copy of a Debian golang-*-dev package's
-# source (/usr/share/gocode/src/<tree>) in a fresh GOPATH, the case's bug.patch applied, its driver
+# source (/usr/share/gocode/src/<tree>) in a fresh GOPATH, the case's bug.patch applied (if any), its driver
 # files (*.go beside case.json) copied into <tree>/<driver.dir>, then `go test -run '^TEST$'
 # -timeout D` in GOPATH mode with Go 1.19, offline; stdout+stderr as printed go to
 # CASE/go1.19/test-timeout.txt. The dump must show the case's `stuck` function, else the script fails.
@@ -21,7 +21,8 @@ for c in "${cases[@]}"; do
 	mkdir -p "$gp/src/$(dirname "$tree")"
 	cp -r "/usr/share/gocode/src/$tree" "$gp/src/$tree"
 	chmod -R u+w "$gp/src"
-	patch -s -p1 -d "$gp/src/$tree" < "$HERE/$c/bug.patch"
+	# A case without bug.patch is a real bug of the Debian version as shipped.
+	[ ! -f "$HERE/$c/bug.patch" ] || patch -s -p1 -d "$gp/src/$tree" < "$HERE/$c/bug.patch"
 	cp "$HERE/$c"/*.go "$gp/src/$tree/$dir/"
 	mkdir -p "$HERE/$c/go1.19"
 	out="$HERE/$c/go1.19/test-timeout.txt"
