@@ -237,7 +237,7 @@ function explainSite(t: Target, ws: Workspace, warnings: Set<string>): Cause[] {
   if (loc.ambiguous) warnings.add(`source: ${t.site.file} matches several files; using ${loc.rel}`);
   const file = ws.file(loc.rel);
   if (!file) {
-    warnings.add(`source: cannot read ${loc.rel}`);
+    if (!ws.files.skipped.has(loc.rel)) warnings.add(`source: cannot read ${loc.rel}`);
     return [];
   }
   if (t.site.line < 1 || t.site.line > file.lines.length) return [];
