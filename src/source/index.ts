@@ -13,7 +13,7 @@ import { join, resolve as resolvePath } from 'node:path';
 import type { Analysis, AnalyzedGroup, SiteFrame } from '../analyze/types.js';
 import type { Frame, WaitKind } from '../model/dump.js';
 import type { CauseLocation, Finding } from '../rules/types.js';
-import { lower, settle, type Cause, type Site, type SiteResult } from './explain/cause.js';
+import { lower, settle, type Cause, type CauseKind, type Site, type SiteResult } from './explain/cause.js';
 import { frameMismatch } from './explain/mismatch.js';
 import type { Confirmation } from './explain/confirm.js';
 import { explainChannelSite } from './explain/channels.js';
@@ -88,8 +88,12 @@ export async function explainWithSource(findings: Finding[], analyses: Analysis[
         const check = a ? checks.check(finding, a) : undefined;
         const inTest = (c: Cause) => !c.file.rel.endsWith('_test.go') || !!t?.frames.some((fr) => /_test\.go$/.test(fr.file));
         const checked = (check?.causes ?? []).filter(inTest).map((c) => (one.mismatch ? { ...c, confidence: lower(c.confidence, false) } : c));
+        // A confirmed lock held while blocked shows the other side alive, queued for the lock: code
+        // saying that side is gone (a loop that exited, a receiver that returned) is off the path
+        // unless a goroutine of the dump runs it.
+        const generic = check?.confirmation?.verdict === 'confirmed' && finding.ruleId === 'core/lock-held-blocked' && t ? one.causes.filter((c) => !GONE.has(c.kind) || onSomeStack(c, t, ws)) : one.causes;
         // The wait-for check's lines first: at the same line they say more than the generic explanation.
-        const causes = check ? settle([...checked, ...one.causes]) : one.causes;
+        const causes = check ? settle([...checked, ...generic]) : generic;
         let withCauses = causes.length === 0 ? finding : { ...finding, causeLocations: [...(finding.causeLocations ?? []), ...causes.map((c) => toLocation(c, opts.sourceDir))] };
         if (one.mismatch) withCauses = mismatched(withCauses, one.mismatch);
         // A checkout that does not match the dump confirms nothing.
@@ -110,6 +114,24 @@ export async function explainWithSource(findings: Finding[], analyses: Analysis[
   } finally {
     files.dispose();
   }
+}
+
+/** Causes that say the other side of a channel has gone. */
+const GONE = new Set<CauseKind>(['consumer-exit', 'receiver-gives-up', 'receiver-returns-early', 'single-receive', 'no-receiver', 'no-sender', 'producer-returns']);
+
+/** Does a goroutine of the dump (the target's or another group's) have a frame in the function around the cause's line? */
+function onSomeStack(c: Cause, t: Target, ws: Workspace): boolean {
+  const fn = funcAtLine(c.file.root, c.line);
+  if (!fn) return false;
+  const from = fn.startPosition.row + 1;
+  const to = fn.endPosition.row + 1;
+  for (const stack of [t.frames, ...t.others]) {
+    for (const fr of stack) {
+      if (!fr.file || isStd(fr) || fr.line < from || fr.line > to) continue;
+      if (ws.index.locate(fr.file, fr.pkg)?.rel === c.file.rel) return true;
+    }
+  }
+  return false;
 }
 
 /** The finding with a fact saying the checkout does not match its dump, and its confidence one level lower. */
