@@ -82,8 +82,9 @@ function contextOf(fn: Node, exit: Node): LeakContext {
     if (call && /(^|\.)(AfterFunc|NewTimer|Tick|NewTicker)$/.test(calleeText(call))) return 'timer';
     if (up && up.type !== 'call_expression') return 'callback';
   }
+  const errorReturn = exit.type === 'return_statement' && /errors\.New|fmt\.Errorf|\berr\b/.test(exit.text);
   for (const a of ancestors(exit, fn)) {
-    if (a.type === 'if_statement' && ERROR_TEST.test(a.childForFieldName('condition')?.text ?? '')) return 'error-branch';
+    if (a.type === 'if_statement' && (errorReturn || ERROR_TEST.test(a.childForFieldName('condition')?.text ?? ''))) return 'error-branch';
   }
   return 'plain';
 }
