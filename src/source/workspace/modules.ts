@@ -1,6 +1,6 @@
 /**
  * Which modules of a dump are the program's own: every frame whose file maps into the `--source`
- * checkout (outside its vendor/ tree) is the program's code, whatever its import path says (grpc-go
+ * checkout (outside its vendor/ tree and copies of dependencies under their import path) is the program's code, whatever its import path says (grpc-go
  * debugged in grpc-go's checkout is not "a well-known dependency"). The analysis then takes those
  * import-path roots as `userModules`.
  */
@@ -51,6 +51,10 @@ export function checkoutModules(index: SourceIndex, frames: Iterable<Pick<Frame,
     if (!pkg || pkg === 'main') continue;
     const loc = index.locate(f.file, pkg);
     if (!loc || loc.rel.split('/').includes('vendor')) continue;
+    // A copy of a dependency kept inside the checkout (`third_party/golang.org/x/sync/errgroup`, a
+    // `replace` target): its whole import path under another directory.
+    const dir = dirname(loc.rel);
+    if (dir.endsWith(`/${pkg}`)) continue;
     // The file's directory must end like its package path (not just a shared base name).
     if (loc.matched < 2 && loc.rel.includes('/')) continue;
     const root = moduleRoot(pkg, loc.rel);
