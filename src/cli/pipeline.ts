@@ -168,12 +168,31 @@ export function ruleIds(s: Setup): string[] {
     .map((r) => r.id);
 }
 
+/**
+ * `--source DIR`: frames whose files map into the checkout are the program's code, whatever their
+ * import path (`userModules`); the inputs are analysed again when that adds modules. Says which.
+ */
+export async function withSourceModules<T extends Loaded>(loaded: T, s: Setup, sourceDir: string | undefined): Promise<T> {
+  if (!sourceDir || loaded.length === 0) return loaded;
+  const { sourceModules } = await import('../source/index.js');
+  const mods = sourceModules(sourceDir, loaded.flatMap((l) => l.analyses.flatMap((a) => a.groups.flatMap((g) => g.frames))));
+  if (mods.length === 0) return loaded;
+  warn(`source: taken as the program's code (their frames map into ${sourceDir}): ${mods.join(', ')}`);
+  const have = s.analyzeOptions.userModules ?? [];
+  const add = mods.filter((m) => !have.includes(m));
+  if (add.length === 0) return loaded;
+  const opts = { ...s.analyzeOptions, userModules: [...have, ...add] };
+  (s as { analyzeOptions: Setup['analyzeOptions'] }).analyzeOptions = opts;
+  for (const l of loaded) (l as { analyses: Analysis[] }).analyses = l.dump.snapshots.map((snap) => analyze(snap, opts));
+  return loaded;
+}
+
 /** `--source DIR`: likely-cause lines from the program's Go source; notes go to stderr. */
-export async function withSource(findings: Finding[], analyses: Analysis[], sourceDir: string | undefined): Promise<Finding[]> {
+export async function withSource(findings: Finding[], analyses: Analysis[], sourceDir: string | undefined, maxFileBytes?: number): Promise<Finding[]> {
   if (!sourceDir || findings.length === 0) return findings;
   // web-tree-sitter and the Go grammar load only with --source.
   const { explainWithSource } = await import('../source/index.js');
-  const r = await explainWithSource(findings, analyses, { sourceDir });
+  const r = await explainWithSource(findings, analyses, { sourceDir, ...(maxFileBytes ? { maxFileBytes } : {}) });
   for (const w of r.warnings.slice(0, 5)) warn(w);
   return r.findings;
 }

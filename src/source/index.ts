@@ -13,22 +13,41 @@ import { join, resolve as resolvePath } from 'node:path';
 import type { Analysis, AnalyzedGroup, SiteFrame } from '../analyze/types.js';
 import type { Frame, WaitKind } from '../model/dump.js';
 import type { CauseLocation, Finding } from '../rules/types.js';
-import { settle, type Cause, type Site, type SiteResult } from './explain/cause.js';
+import { lower, settle, type Cause, type CauseKind, type Site, type SiteResult } from './explain/cause.js';
+import { frameMismatch } from './explain/mismatch.js';
 import type { Confirmation } from './explain/confirm.js';
 import { explainChannelSite } from './explain/channels.js';
 import { excerpt } from './explain/excerpt.js';
 import { explainLockSite } from './explain/locks.js';
 import { explainWaitSite } from './explain/waitgroup.js';
 import { WAIT_FOR_RULES, WaitForChecks } from './explain/waitfor.js';
-import { GoFiles, lineOf, type GoFile } from './syntax/parser.js';
+import { DEFAULT_MAX_FILE_BYTES, GoFiles, lineOf, type GoFile } from './syntax/parser.js';
 import { FUNC_TYPES, funcAtLine, nodesAtLine } from './syntax/tree.js';
 import { SourceIndex } from './workspace/locate.js';
-import type { FuncInfo } from './workspace/package.js';
+import { checkoutModules } from './workspace/modules.js';
+import type { FuncInfo, GoPackage } from './workspace/package.js';
 import { Workspace } from './workspace/workspace.js';
 
 export interface ExplainOptions {
   /** A checkout of the profiled program. */
   sourceDir: string;
+  /** Go files larger than this are not parsed (default DEFAULT_MAX_FILE_BYTES, 2 MiB). */
+  maxFileBytes?: number;
+}
+
+/** The last checkout indexed: `--source` indexes it once for the modules and once for the causes. */
+let lastIndex: SourceIndex | undefined;
+function indexOf(root: string): SourceIndex {
+  if (lastIndex?.root !== root) lastIndex = new SourceIndex(root);
+  return lastIndex;
+}
+
+/**
+ * Import-path roots of the frames that map into the checkout: the program's own modules, whatever
+ * their import path (feed them to `AnalyzeOptions.userModules`).
+ */
+export function sourceModules(sourceDir: string, frames: Iterable<Pick<Frame, 'pkg' | 'func' | 'file'>>): string[] {
+  return checkoutModules(indexOf(resolvePath(sourceDir)), frames);
 }
 
 export interface ExplainResult {
@@ -53,10 +72,10 @@ export async function explainWithSource(findings: Finding[], analyses: Analysis[
   const waitFor = findings.map((f) => (WAIT_FOR_RULES.has(f.ruleId) ? analysisOf(f, analyses) : undefined));
   if (!wanted.some((w) => w) && !waitFor.some((a) => a)) return { findings, warnings: [] };
   const root = resolvePath(opts.sourceDir);
-  const index = new SourceIndex(root);
+  const index = indexOf(root);
   if (index.files.length === 0) return { findings, warnings: [`source: no Go files under ${opts.sourceDir}`] };
   if (index.truncated) warnings.add(`source: ${opts.sourceDir} has too many files; only the first ${index.files.length} were indexed`);
-  const files = await GoFiles.open();
+  const files = await GoFiles.open(opts.maxFileBytes);
   const ws = new Workspace(index, files);
   const checks = new WaitForChecks(ws);
   try {
@@ -65,23 +84,60 @@ export async function explainWithSource(findings: Finding[], analyses: Analysis[
       const a = waitFor[i];
       if (!t && !a) return finding;
       try {
-        const generic = t ? explainOne(t, ws, warnings) : [];
+        const one = t ? explainOne(t, ws, warnings) : { causes: [] };
         const check = a ? checks.check(finding, a) : undefined;
+        const inTest = (c: Cause) => !c.file.rel.endsWith('_test.go') || !!t?.frames.some((fr) => /_test\.go$/.test(fr.file));
+        const checked = (check?.causes ?? []).filter(inTest).map((c) => (one.mismatch ? { ...c, confidence: lower(c.confidence, false) } : c));
+        // A confirmed lock held while blocked shows the other side alive, queued for the lock: code
+        // saying that side is gone (a loop that exited, a receiver that returned) is off the path
+        // unless a goroutine of the dump runs it.
+        const generic = check?.confirmation?.verdict === 'confirmed' && finding.ruleId === 'core/lock-held-blocked' && t ? one.causes.filter((c) => !GONE.has(c.kind) || onSomeStack(c, t, ws)) : one.causes;
         // The wait-for check's lines first: at the same line they say more than the generic explanation.
-        const causes = check ? settle([...check.causes, ...generic]) : generic;
-        const withCauses = causes.length === 0 ? finding : { ...finding, causeLocations: [...(finding.causeLocations ?? []), ...causes.map((c) => toLocation(c, opts.sourceDir))] };
-        return a ? withConfirmation(withCauses, check?.confirmation ?? fromCauses(causes)) : withCauses;
+        const causes = check ? settle([...checked, ...generic]) : generic;
+        let withCauses = causes.length === 0 ? finding : { ...finding, causeLocations: [...(finding.causeLocations ?? []), ...causes.map((c) => toLocation(c, opts.sourceDir))] };
+        if (one.mismatch) withCauses = mismatched(withCauses, one.mismatch);
+        // A checkout that does not match the dump confirms nothing.
+        return a && !one.mismatch ? withConfirmation(withCauses, check?.confirmation ?? fromCauses(causes)) : withCauses;
       } catch (e) {
         const where = t ? `${t.site.file}:${t.site.line}` : finding.location ? `${finding.location.file}:${finding.location.line}` : finding.ruleId;
         warnings.add(`source: could not analyse ${where}: ${(e as Error).message}`);
         return finding;
       }
     });
+    if (files.skipped.size > 0) {
+      const list = [...files.skipped].slice(0, 3).map(([rel, n]) => `${rel} (${(n / 1048576).toFixed(1)} MB)`).join(', ');
+      const more = files.skipped.size > 3 ? ` and ${files.skipped.size - 3} more` : '';
+      warnings.add(`source: skipped ${list}${more}: larger than ${((opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES) / 1048576).toFixed(0)} MB (raise with --source-max-file-size)`);
+    }
     if (ws.limited) warnings.add(`source: ${opts.sourceDir} is large; channels were not followed into every package that uses them`);
     return { findings: out, warnings: [...warnings] };
   } finally {
     files.dispose();
   }
+}
+
+/** Causes that say the other side of a channel has gone. */
+const GONE = new Set<CauseKind>(['consumer-exit', 'receiver-gives-up', 'receiver-returns-early', 'single-receive', 'no-receiver', 'no-sender', 'producer-returns']);
+
+/** Does a goroutine of the dump (the target's or another group's) have a frame in the function around the cause's line? */
+function onSomeStack(c: Cause, t: Target, ws: Workspace): boolean {
+  const fn = funcAtLine(c.file.root, c.line);
+  if (!fn) return false;
+  const from = fn.startPosition.row + 1;
+  const to = fn.endPosition.row + 1;
+  for (const stack of [t.frames, ...t.others]) {
+    for (const fr of stack) {
+      if (!fr.file || isStd(fr) || fr.line < from || fr.line > to) continue;
+      if (ws.index.locate(fr.file, fr.pkg)?.rel === c.file.rel) return true;
+    }
+  }
+  return false;
+}
+
+/** The finding with a fact saying the checkout does not match its dump, and its confidence one level lower. */
+function mismatched(f: Finding, where: string): Finding {
+  const now = LOWER[f.confidence ?? 'medium'];
+  return { ...f, confidence: now, evidence: { ...f.evidence, facts: [...f.evidence.facts, `source: the source does not match the dump at ${where}; confidence lowered to ${now}`] } };
 }
 
 /** The analysis of the finding's snapshot. */
@@ -120,7 +176,13 @@ interface Target {
   readonly site: Frame;
   /** Blocking sites of the other groups of the snapshot that wait on locks (who may hold ours). */
   readonly peers: readonly Frame[];
+  /** Stacks of the snapshot's other groups (a lock's holder is among them, when it is visible). */
+  readonly others: readonly (readonly Frame[])[];
 }
+
+/** Other groups whose stacks are looked at for a lock's holder, and frames of each. */
+const MAX_OTHER_GROUPS = 500;
+const MAX_OTHER_FRAMES = 32;
 
 /** Frames of the Go runtime and standard library are never mapped into the checkout. */
 function isStd(fr: Frame): boolean {
@@ -147,6 +209,7 @@ function target(f: Finding, analyses: Analysis[]): Target | undefined {
   const peers = (analysis?.groups ?? [])
     .filter((g) => g !== group && LOCK_WAITS.has(g.waitKind) && g.blockingSite)
     .map((g) => g.blockingSite!);
+  const others = (analysis?.groups ?? []).filter((g) => g !== group).slice(0, MAX_OTHER_GROUPS).map((g) => g.frames.slice(0, MAX_OTHER_FRAMES));
   const waitKind = rootEv?.waitKind ?? group?.waitKind;
   if (!waitKind) return undefined;
   const stack: readonly Frame[] = group?.frames.length ? group.frames : f.evidence.stack;
@@ -158,13 +221,35 @@ function target(f: Finding, analyses: Analysis[]): Target | undefined {
   if (at < 0) at = frames.findIndex((fr) => 'origin' in fr && (fr as SiteFrame).origin === 'user');
   if (at < 0 && siteRef && 'file' in siteRef) {
     const site: Frame = { func: 'func' in siteRef ? String(siteRef.func) : '', pkg: '', file: siteRef.file, line: siteRef.line, inlined: false };
-    return { waitKind, frames: [site], at: 0, site, peers };
+    return { waitKind, frames: [site], at: 0, site, peers, others };
   }
   if (at < 0 || isStd(frames[at])) return undefined;
-  return { waitKind, frames, at, site: frames[at], peers };
+  return { waitKind, frames, at, site: frames[at], peers, others };
 }
 
-function explainOne(t: Target, ws: Workspace, warnings: Set<string>): Cause[] {
+function explainOne(t: Target, ws: Workspace, warnings: Set<string>): { causes: Cause[]; mismatch?: string } {
+  const causes = explainSite(t, ws, warnings);
+  const mismatch = stackMismatch(t, ws);
+  if (mismatch) warnings.add(`source: the source does not match the dump at ${mismatch}`);
+  // Code of a test file explains the test's own goroutines only.
+  const inTest = t.frames.some((fr) => /_test\.go$/.test(fr.file));
+  const kept = inTest ? causes : causes.filter((c) => !c.file.rel.endsWith('_test.go'));
+  return { causes: mismatch ? kept.map((c) => ({ ...c, confidence: lower(c.confidence, false) })) : kept, ...(mismatch ? { mismatch } : {}) };
+}
+
+/** The first frame of the stack whose line cannot be in the checkout's file: `FILE (why)`. */
+function stackMismatch(t: Target, ws: Workspace): string | undefined {
+  for (const fr of t.frames.slice(t.at)) {
+    if (!fr.file || isStd(fr)) continue;
+    const l = ws.index.locate(fr.file, fr.pkg);
+    const file = l ? ws.file(l.rel) : undefined;
+    const why = file ? frameMismatch(file, fr.line, fr.func) : undefined;
+    if (why) return `${l!.rel} (${why}, where the dump has ${fr.func || 'a frame'})`;
+  }
+  return undefined;
+}
+
+function explainSite(t: Target, ws: Workspace, warnings: Set<string>): Cause[] {
   const located = t.frames.map((fr) => (fr.file && !isStd(fr) ? ws.index.locate(fr.file, fr.pkg) : undefined));
   const loc = located[t.at];
   if (!loc) {
@@ -174,13 +259,10 @@ function explainOne(t: Target, ws: Workspace, warnings: Set<string>): Cause[] {
   if (loc.ambiguous) warnings.add(`source: ${t.site.file} matches several files; using ${loc.rel}`);
   const file = ws.file(loc.rel);
   if (!file) {
-    warnings.add(`source: cannot read ${loc.rel}`);
+    if (!ws.files.skipped.has(loc.rel)) warnings.add(`source: cannot read ${loc.rel}`);
     return [];
   }
-  if (t.site.line < 1 || t.site.line > file.lines.length) {
-    warnings.add(`source: ${loc.rel}:${t.site.line} is out of range (the file has ${file.lines.length} lines): the source does not match the dump`);
-    return [];
-  }
+  if (t.site.line < 1 || t.site.line > file.lines.length) return [];
   const mismatch = functionMismatch(file, t.site);
   if (mismatch) warnings.add(mismatch);
   const pkg = ws.pkgOf(file);
@@ -201,7 +283,8 @@ function explainOne(t: Target, ws: Workspace, warnings: Set<string>): Cause[] {
     const f = l ? ws.file(l.rel) : undefined;
     return f ? [{ file: f, line: p.line }] : [];
   });
-  const site: Site = { ws, pkg, file, line: t.site.line, waitKind: t.waitKind, hint, stack, peers };
+  const others = LOCK_WAITS.has(t.waitKind) || CHANNEL_WAITS.has(t.waitKind) || t.waitKind === 'unknown' ? t.others.map((st) => locateStack(ws, st)) : [];
+  const site: Site = { ws, pkg, file, line: t.site.line, waitKind: t.waitKind, hint, stack, peers, others };
   let result: SiteResult;
   if (LOCK_WAITS.has(t.waitKind)) result = explainLockSite(site);
   else if (CHANNEL_WAITS.has(t.waitKind)) result = explainChannelSite(site);
@@ -217,6 +300,16 @@ function explainOne(t: Target, ws: Workspace, warnings: Set<string>): Cause[] {
     warnings.add(`source: ${loc.rel}:${t.site.line}: no ${what} at the line the dump reports for ${t.site.func || 'the blocking frame'}: the source may not match the dump`);
   }
   return settle(result.causes);
+}
+
+/** A stack's frames that are in the checkout (and within their file), with their file and package. */
+function locateStack(ws: Workspace, frames: readonly Frame[]): { file: GoFile; pkg: GoPackage; line: number }[] {
+  return frames.flatMap((fr) => {
+    const l = fr.file && !isStd(fr) ? ws.index.locate(fr.file, fr.pkg) : undefined;
+    const file = l ? ws.file(l.rel) : undefined;
+    const pkg = file ? ws.pkgOf(file) : undefined;
+    return file && pkg && fr.line >= 1 && fr.line <= file.lines.length ? [{ file, pkg, line: fr.line }] : [];
+  });
 }
 
 /** A call at the line: the goroutine blocks inside the callee (library code), which is fine. */
@@ -255,4 +348,5 @@ function toLocation(c: Cause, sourceDir: string): CauseLocation {
 }
 
 export { SourceIndex, pathParts } from './workspace/locate.js';
+export { DEFAULT_MAX_FILE_BYTES } from './syntax/parser.js';
 export type { Cause, CauseKind, Confidence } from './explain/cause.js';

@@ -145,7 +145,7 @@ describe('source that does not match the dump', () => {
     const fx = fixture('early-return-consumer', 'consumer.go');
     const r = await explainWithSource([findingAt({ file: fx.printed, line: 999, waitKind: 'chan-send' })], [], { sourceDir: fx.dir });
     expect(r.findings[0].causeLocations).toBeUndefined();
-    expect(r.warnings.join('\n')).toMatch(/consumer\.go:999 is out of range \(the file has \d+ lines\)/);
+    expect(r.warnings.join('\n')).toMatch(/the source does not match the dump at consumer\.go \(line 999 is past the end \(the file has \d+ lines\)/);
   });
 
   it('warns when there is no channel operation (or call) at the line', async () => {

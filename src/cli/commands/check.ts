@@ -12,10 +12,10 @@ import { expandInputs } from '../inputs.js';
 import { checkOutput, warn } from '../output.js';
 import { latestFindings, sourcePaths } from '../judge.js';
 import {
-  addReadOptions, addReportOptions, addRulesOptions, checkSourceDir, count, probability, ratio, readOptionsOf, seconds, type GateFlags,
+  addReadOptions, addReportOptions, addRulesOptions, checkSourceDir, size, count, probability, ratio, readOptionsOf, seconds, type GateFlags,
   type ReadFlags, type ReportFlags, type RulesFlags,
 } from '../options.js';
-import { load, loadAll, racesOf, ruleIds, setup, withSource } from '../pipeline.js';
+import { load, loadAll, racesOf, ruleIds, setup, withSource, withSourceModules } from '../pipeline.js';
 import { buildSeries } from '../series.js';
 import { emitFleet, isFleet } from '../fleet.js';
 import { lastSnapshot } from './diff.js';
@@ -31,6 +31,7 @@ interface Flags extends ReportFlags, RulesFlags, GateFlags, ReadFlags {
   interval?: number;
   alpha?: number;
   source?: string;
+  sourceMaxFileSize?: number;
 }
 
 export function checkCommand(): Command {
@@ -47,7 +48,8 @@ export function checkCommand(): Command {
     .addOption(new Option('--fail-on <severity>', 'fail on findings at or above this severity (default error)').choices(['error', 'warning', 'info']))
     .option('--interval <seconds>', 'inputs were taken this many seconds apart, in the order given', seconds)
     .option('--alpha <p>', 'significance level of the steady-growth test (default 0.05)', probability)
-    .option('--source <dir>', "a checkout of the program's Go source, to point at the line that causes each leak (paths in the report become relative to it)");
+    .option('--source <dir>', "a checkout of the program's Go source, to point at the line that causes each leak (paths in the report become relative to it)")
+    .option('--source-max-file-size <bytes>', 'with --source: Go files larger than this are not parsed (default 2MiB)', size);
   addReportOptions(cmd, { stacks: true });
   addRulesOptions(cmd);
   addReadOptions(cmd);
@@ -58,7 +60,7 @@ export function checkCommand(): Command {
     const s = setup(flags);
     const readOptions = readOptionsOf(flags);
     const baseline = flags.baseline ? lastSnapshot((await load({ path: flags.baseline, listed: false }, s, readOptions))!) : undefined;
-    const loaded = await loadAll(inputs, s, readOptions);
+    const loaded = await withSourceModules(await loadAll(inputs, s, readOptions), s, flags.source);
     const g = s.config.gate ?? {};
     const failOn = flags.failOn ?? g.failOn;
     const limits = {
@@ -86,7 +88,7 @@ export function checkCommand(): Command {
     const series = baseline ? [{ analysis: baseline, time: samples[0].time - gap }, ...samples] : samples;
     const t = series.length >= 3 ? trend(series, flags.alpha !== undefined ? { alpha: flags.alpha } : {}) : undefined;
     // Rules judge the current state: the latest snapshot (with its dump's race reports).
-    const findings = await withSource([...latestFindings(loaded, latest, s, analyses), ...(t ? trendFindings(t) : [])], analyses, flags.source);
+    const findings = await withSource([...latestFindings(loaded, latest, s, analyses), ...(t ? trendFindings(t) : [])], analyses, flags.source, flags.sourceMaxFileSize);
     const paths = sourcePaths(findings, flags.source);
     if ((flags.maxGrowth ?? g.maxGrowth) !== undefined && !d) warn('max-growth needs --baseline or two or more inputs; not checked');
     const gate = evaluateGate({ analyses, findings, ...(d ? { diff: d } : {}), ...(t ? { trend: t } : {}), skipped: loaded.bundleSkipped ?? [] }, limits);

@@ -12,13 +12,14 @@ import { checkOutput } from '../output.js';
 import { expandInputs } from '../inputs.js';
 import { collapseRepeats, sourcePaths } from '../judge.js';
 import {
-  addReadOptions, addReportOptions, addRulesOptions, checkSourceDir, readOptionsOf, type ReadFlags, type ReportFlags, type RulesFlags,
+  addReadOptions, addReportOptions, addRulesOptions, checkSourceDir, size, readOptionsOf, type ReadFlags, type ReportFlags, type RulesFlags,
 } from '../options.js';
 import { emitFleet, isFleet } from '../fleet.js';
-import { findingsFor, loadAll, racesOf, ruleIds, setup, withSource } from '../pipeline.js';
+import { findingsFor, loadAll, racesOf, ruleIds, setup, withSource, withSourceModules } from '../pipeline.js';
 
 interface Flags extends ReportFlags, RulesFlags, ReadFlags {
   source?: string;
+  sourceMaxFileSize?: number;
 }
 
 export function inspectCommand(): Command {
@@ -28,6 +29,7 @@ export function inspectCommand(): Command {
   addReportOptions(cmd, { stacks: true });
   addRulesOptions(cmd);
   cmd.option('--source <dir>', "a checkout of the program's Go source, to point at the line that causes each leak (paths in the report become relative to it)");
+  cmd.option('--source-max-file-size <bytes>', 'with --source: Go files larger than this are not parsed (default 2MiB)', size);
   addReadOptions(cmd);
   return cmd.action(async (args: string[], flags: Flags) => {
     // Folders and globs expand as for trend and check; a file found that way that is not a dump is
@@ -36,7 +38,7 @@ export function inspectCommand(): Command {
     checkOutput(flags.output, inputs.map((i) => i.path));
     checkSourceDir(flags.source);
     const s = setup(flags);
-    const loaded = await loadAll(inputs, s, readOptionsOf(flags));
+    const loaded = await withSourceModules(await loadAll(inputs, s, readOptionsOf(flags)), s, flags.source);
     if (isFleet(loaded)) {
       // Several processes (a support bundle): each judged as a series, one finding per problem.
       await emitFleet('inspect', loaded, s, flags);
@@ -45,7 +47,7 @@ export function inspectCommand(): Command {
     const analyses = loaded.flatMap((l) => l.analyses);
     const races = racesOf(loaded);
     if (analyses.length === 0 && races.length === 0) throw new UsageError(`${args.join(' ')}: no goroutine dump found`);
-    const findings = await withSource(collapseRepeats(findingsFor(loaded, s)), analyses, flags.source);
+    const findings = await withSource(collapseRepeats(findingsFor(loaded, s)), analyses, flags.source, flags.sourceMaxFileSize);
     const paths = sourcePaths(findings, flags.source);
     await emit(
       { command: 'inspect', analyses, findings, ...(races.length ? { races } : {}), ...(s.rules ? {} : { rulesSkipped: true }) },

@@ -13,9 +13,9 @@ import { checkOutput } from '../output.js';
 import { trendFindings } from '../../report/gate.js';
 import { latestFindings, sourcePaths } from '../judge.js';
 import {
-  addReadOptions, addReportOptions, addRulesOptions, checkSourceDir, readOptionsOf, seconds, type ReadFlags, type ReportFlags, type RulesFlags,
+  addReadOptions, addReportOptions, addRulesOptions, checkSourceDir, size, readOptionsOf, seconds, type ReadFlags, type ReportFlags, type RulesFlags,
 } from '../options.js';
-import { loadAll, racesOf, ruleIds, setup, withSource } from '../pipeline.js';
+import { loadAll, racesOf, ruleIds, setup, withSource, withSourceModules } from '../pipeline.js';
 import { buildSeries } from '../series.js';
 import { emitFleet, isFleet } from '../fleet.js';
 import { byGrowth } from './diff.js';
@@ -23,6 +23,7 @@ import { byGrowth } from './diff.js';
 interface Flags extends ReportFlags, RulesFlags, ReadFlags {
   interval?: number;
   source?: string;
+  sourceMaxFileSize?: number;
 }
 
 export function reportCommand(): Command {
@@ -30,7 +31,8 @@ export function reportCommand(): Command {
     .description('write one report of one or more dumps (HTML by default): findings, groups, and for a series the trend and diff')
     .argument('<input...>', 'dump files, folders or globs')
     .option('--interval <seconds>', 'a series taken this many seconds apart, in the order given', seconds)
-    .option('--source <dir>', "a checkout of the program's Go source, to point at the line that causes each leak (paths in the report become relative to it)");
+    .option('--source <dir>', "a checkout of the program's Go source, to point at the line that causes each leak (paths in the report become relative to it)")
+    .option('--source-max-file-size <bytes>', 'with --source: Go files larger than this are not parsed (default 2MiB)', size);
   addReportOptions(cmd, { stacks: true, format: 'html' });
   addRulesOptions(cmd);
   addReadOptions(cmd);
@@ -39,7 +41,7 @@ export function reportCommand(): Command {
     checkOutput(flags.output, inputs.map((i) => i.path));
     checkSourceDir(flags.source);
     const s = setup(flags);
-    const loaded = await loadAll(inputs, s, readOptionsOf(flags));
+    const loaded = await withSourceModules(await loadAll(inputs, s, readOptionsOf(flags)), s, flags.source);
     if (isFleet(loaded)) {
       // Several processes (a support bundle): the fleet summary, then each process's latest snapshot.
       await emitFleet('report', loaded, s, flags, flags.interval ? { interval: flags.interval } : {});
@@ -52,7 +54,7 @@ export function reportCommand(): Command {
     const series = analyses.length >= 2 ? { trend: trend(samples), diff: byGrowth(diff(analyses[0], analyses[analyses.length - 1])) } : {};
     // Like check: the rules judge the current state (the latest snapshot); the trend judges the series.
     const ruled = latestFindings(loaded, analyses[analyses.length - 1], s, analyses);
-    const findings = await withSource([...ruled, ...(series.trend ? trendFindings(series.trend) : [])], analyses, flags.source);
+    const findings = await withSource([...ruled, ...(series.trend ? trendFindings(series.trend) : [])], analyses, flags.source, flags.sourceMaxFileSize);
     const paths = sourcePaths(findings, flags.source);
     await emit(
       { command: 'report', analyses, findings, ...series, ...(races.length ? { races } : {}), ...(s.rules ? {} : { rulesSkipped: true }) },

@@ -54,6 +54,10 @@ export type CauseKind =
   | 'lock-reentry'
   /** a caller takes the lock and still holds it at the call that leads to the blocked Lock (double locking). */
   | 'lock-held-at-call'
+  /** a select's `case <-x.ctx.Done()` whose CancelFunc nothing calls. */
+  | 'never-cancelled'
+  /** a function leaves (return, panic, Goexit) between Lock and Unlock without a defer: the lock has no holder. */
+  | 'lock-leaked'
   /** a lock taken and still held on the path to a blocking channel operation, Wait or Cond.Wait. */
   | 'lock-held-while-blocked'
   /** the caller released the lock before the call: the source contradicts a double-lock inference. */
@@ -88,6 +92,8 @@ export interface Site {
   readonly stack?: readonly { readonly rel: string; readonly line: number }[];
   /** Blocking sites of other goroutine groups waiting on locks (holders of this lock are among them). */
   readonly peers?: readonly { readonly file: GoFile; readonly line: number }[];
+  /** The stacks of the snapshot's other goroutine groups, located in the source (who may hold a lock). */
+  readonly others?: readonly (readonly { readonly file: GoFile; readonly pkg: GoPackage; readonly line: number }[])[];
 }
 
 export interface SiteResult {

@@ -7,6 +7,7 @@ import { lockCallAt, LockOrder, type Acquire } from '../patterns/lock-order.js';
 import { lineOf, type GoFile } from '../syntax/parser.js';
 import { ancestors, FUNC_TYPES, funcAtLine, funcName } from '../syntax/tree.js';
 import { at, cause, type Cause, type Site, type SiteResult } from './cause.js';
+import { explainLeakedLock } from './leaked-lock.js';
 
 /** `dir#Account.mu` → `Account.mu` for messages. */
 function show(key: string): string {
@@ -40,6 +41,8 @@ export function explainLockSite(s: Site): SiteResult {
     causes.push(cause('lock-order', holding.file, holding.node, `Goroutines blocked at ${at(p.file, p.line)} hold ${show(mine.key)} (taken here) while they wait for another lock, so ${at(s.file, s.line)} queues behind them.`, holding.exact && mine.exact ? 'high' : 'medium', holding.fn.node));
     causes.push(...inversions(order, theirs, theirs.held));
   }
+  // Nobody in the dump holds it: the lock leaked on a path that left without Unlock.
+  if (causes.length === 0) causes.push(...explainLeakedLock(s));
   return { causes, warnings: [], found: true };
 }
 

@@ -6,6 +6,7 @@ import { receiveAt, selectAt, sendAt } from '../patterns/channel-ops.js';
 import { isCancelRecv, isTimerRecv } from '../patterns/exits.js';
 import { kids, lineOf, type Node } from '../syntax/parser.js';
 import { ancestors } from '../syntax/tree.js';
+import { explainUncalledCancel } from './cancel.js';
 import { cause, lower, type Cause, type Site, type SiteResult } from './cause.js';
 import { explainReceive } from './receive.js';
 import { explainSend, explainSendAt } from './send.js';
@@ -17,6 +18,7 @@ export function explainSelect(s: Site): SiteResult {
   if (cases.length === 0) return forever(s, sel);
   const causes: Cause[] = [];
   let cancel = false;
+  let deadCancel = false;
   const live = cases.filter((c) => c.type === 'communication_case');
   for (const c of live) {
     const comm = c.childForFieldName('communication')!;
@@ -25,7 +27,14 @@ export function explainSelect(s: Site): SiteResult {
       continue;
     }
     const rv = comm.childForFieldName('right');
-    if (rv && (isCancelRecv(rv) || isTimerRecv(rv))) {
+    if (rv && isCancelRecv(rv)) {
+      const dead = explainUncalledCancel(s, rv);
+      causes.push(...dead);
+      if (dead.length === 0) cancel = true;
+      else deadCancel = true;
+      continue;
+    }
+    if (rv && isTimerRecv(rv)) {
       cancel = true;
       continue;
     }
@@ -36,6 +45,7 @@ export function explainSelect(s: Site): SiteResult {
     // The select can still leave through its cancellation/timeout case: any cause here is less sure.
     return { causes: causes.map((x) => ({ ...x, confidence: lower(x.confidence, false) })), warnings: [], found: true };
   }
+  if (deadCancel) return { causes, warnings: [], found: true };
   const fn = ancestors(sel).find((a) => a.type.endsWith('_declaration') || a.type === 'func_literal');
   const msg = `This select has no ctx.Done()/done or timeout case: nothing can release it once its channels go quiet.`;
   causes.push(cause('no-cancel-case', s.file, sel, msg, causes.length > 0 ? 'medium' : 'low', fn));

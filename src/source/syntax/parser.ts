@@ -3,7 +3,7 @@
  * `tree-sitter-go`). The grammar is loaded once, lazily; each `GoFiles` parses files on demand and
  * keeps the trees until `dispose()` (trees live in wasm memory and must be freed).
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Language, Parser, type Node, type Tree } from 'web-tree-sitter';
 
@@ -42,22 +42,36 @@ export interface GoFile {
   readonly pkgName: string;
 }
 
+/**
+ * Files larger than this are not parsed (generated assets, bindata, junk named like a frame's file):
+ * a tree-sitter tree costs ~20x the text, so one 67 MB file took 1.3 GB and 40 s.
+ */
+export const DEFAULT_MAX_FILE_BYTES = 2 * 1024 * 1024;
+
 /** A cache of parsed files. Synchronous after `open()` resolved the parser. */
 export class GoFiles {
   private readonly cache = new Map<string, GoFile | null>();
+  /** Files left unparsed because of their size: relative path → bytes. */
+  readonly skipped = new Map<string, number>();
 
-  private constructor(private readonly parser: Parser) {}
+  private constructor(private readonly parser: Parser, readonly maxFileBytes: number) {}
 
-  static async open(): Promise<GoFiles> {
-    return new GoFiles(await goParser());
+  static async open(maxFileBytes = DEFAULT_MAX_FILE_BYTES): Promise<GoFiles> {
+    return new GoFiles(await goParser(), maxFileBytes);
   }
 
-  /** Parse `path` (or return the cached parse); undefined when it cannot be read. */
+  /** Parse `path` (or return the cached parse); undefined when it cannot be read or is too large. */
   get(path: string, rel: string = path): GoFile | undefined {
     const hit = this.cache.get(path);
     if (hit !== undefined) return hit ?? undefined;
     let text: string;
     try {
+      const size = statSync(path).size;
+      if (size > this.maxFileBytes) {
+        this.skipped.set(rel, size);
+        this.cache.set(path, null);
+        return undefined;
+      }
       text = readFileSync(path, 'utf8');
     } catch {
       this.cache.set(path, null);

@@ -115,14 +115,15 @@ export class SourceIndex {
       const dirs = have.slice(0, -1);
       let p = 0;
       while (p < dirs.length && p < pkgParts.length && eq(dirs[dirs.length - 1 - p], pkgParts[pkgParts.length - 1 - p])) p++;
-      return { rel, n, vendorPenalty: vendored === dep ? 0 : 1, p, len: have.length };
+      // A candidate whose own next directory differs from the printed one conflicts; one whose path is used up (at the checkout's root) does not.
+      return { rel, n, vendorPenalty: vendored === dep ? 0 : 1, p, len: have.length, conflict: n < have.length && n < want.length ? 1 : 0 };
     });
-    scored.sort((a, b) => b.n - a.n || a.vendorPenalty - b.vendorPenalty || b.p - a.p || a.len - b.len || (a.rel < b.rel ? -1 : 1));
+    scored.sort((a, b) => b.n - a.n || a.vendorPenalty - b.vendorPenalty || a.conflict - b.conflict || b.p - a.p || a.len - b.len || (a.rel < b.rel ? -1 : 1));
     const top = scored[0];
     // Only the base name equal, and the candidate has other directories: not the same file
     // (`/usr/lib/go/src/net/http/server.go` is not `internal/receiver/server.go`).
     if (top.n < 2 && top.n < top.len) return undefined;
-    const ambiguous = scored.length > 1 && scored[1].n === top.n && scored[1].vendorPenalty === top.vendorPenalty && scored[1].p === top.p;
+    const ambiguous = scored.length > 1 && scored[1].n === top.n && scored[1].vendorPenalty === top.vendorPenalty && scored[1].conflict === top.conflict && scored[1].p === top.p;
     return { path: join(this.root, top.rel), rel: top.rel, matched: top.n, ambiguous };
   }
 }

@@ -33,7 +33,7 @@ export type TypeName = string | undefined;
  * path, and who imports it. The Workspace (workspace.ts) answers; it is the one that loads packages.
  */
 export interface Packages {
-  pkgByDir(dir: string): GoPackage | undefined;
+  pkgByDir(dir: string, name?: string): GoPackage | undefined;
   pkgByImport(path: string): GoPackage | undefined;
   /** The directory holding import path `path`, when it is in the checkout. */
   dirOfImport(path: string): string | undefined;
@@ -123,6 +123,11 @@ export class GoPackage {
       return false;
     });
     return out;
+  }
+
+  /** Does the package declare a struct type or a method receiver type `name`? */
+  declares(name: string): boolean {
+    return this.structs.has(name) || this.funcs.some((f) => f.recv === `${this.dir}#${name}`);
   }
 
   /** Is `name` an imported package name in `file` (and not shadowed there)? */
@@ -276,8 +281,13 @@ export class GoPackage {
 function ownerOf(ws: Packages, type: TypeName): { pkg: GoPackage; name: string } | undefined {
   if (!type || type.startsWith('ext:')) return undefined;
   const hash = type.lastIndexOf('#');
-  const pkg = ws.pkgByDir(type.slice(0, hash));
-  return pkg ? { pkg, name: type.slice(hash + 1) } : undefined;
+  const dir = type.slice(0, hash);
+  const name = type.slice(hash + 1);
+  const pkg = ws.pkgByDir(dir);
+  if (!pkg || pkg.declares(name)) return pkg ? { pkg, name } : undefined;
+  // A type of the directory's external test package (`x_test`).
+  const test = pkg.files[0] ? ws.pkgByDir(dir, `${pkg.files[0].pkgName}_test`) : undefined;
+  return { pkg: test?.declares(name) ? test : pkg, name };
 }
 
 function literalCallers(fn: FuncInfo): { site: CallSite; exact: boolean }[] {

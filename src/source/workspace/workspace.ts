@@ -4,7 +4,7 @@
  * that import a given one (a text pre-filter, then a parse), so channels can be followed across
  * package boundaries.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import type { GoFile, GoFiles } from '../syntax/parser.js';
 import type { SourceIndex } from './locate.js';
@@ -37,8 +37,22 @@ function parseGoMod(text: string, dir: string): { module?: Module; replaces: Mod
 
 /** Packages loaded at most (each is parsed whole), and bytes of source read to find importers. */
 const MAX_PACKAGES = 200;
-const MAX_SCAN_BYTES = 256 * 1024 * 1024;
+const MAX_SCAN_BYTES = 64 * 1024 * 1024;
 const MAX_IMPORTERS = 64;
+/** Bytes read from the top of a file to find its imports. */
+const HEAD_BYTES = 32 * 1024;
+
+/** The first HEAD_BYTES of a file, as a fresh string (never a slice of a large one). */
+function head(path: string): string {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(HEAD_BYTES);
+    const n = readSync(fd, buf, 0, HEAD_BYTES, 0);
+    return buf.subarray(0, n).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
 
 export class Workspace implements Packages {
   private readonly pkgs = new Map<string, GoPackage | null>();
@@ -67,29 +81,36 @@ export class Workspace implements Packages {
     return this.files.get(join(this.index.root, rel), rel);
   }
 
-  /** The package in directory `dir` ('' = root), loaded once. */
-  pkgByDir(dir: string): GoPackage | undefined {
-    if (!this.pkgs.has(dir)) {
+  /**
+   * The package in directory `dir` ('' = root), loaded once; `name` picks another package of the
+   * directory (an external test package `x_test`), else the one most non-test files declare.
+   */
+  pkgByDir(dir: string, name?: string): GoPackage | undefined {
+    const key = name === undefined ? dir : `${dir}\0${name}`;
+    if (!this.pkgs.has(key)) {
       if (this.pkgs.size >= MAX_PACKAGES) {
         this.limited = true;
         return undefined;
       }
-      this.pkgs.set(dir, null); // guard against re-entry while loading
+      this.pkgs.set(key, null); // guard against re-entry while loading
       const rels = this.index.filesIn(dir);
       const all = rels.map((r) => this.file(r)).filter((f): f is GoFile => !!f);
       const names = new Map<string, number>();
       for (const f of all) if (!f.rel.endsWith('_test.go')) names.set(f.pkgName, (names.get(f.pkgName) ?? 0) + 1);
-      const main = [...names.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? all[0]?.pkgName;
+      const main = name ?? [...names.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? all[0]?.pkgName;
       const members = all.filter((f) => f.pkgName === main);
-      this.pkgs.set(dir, members.length > 0 ? new GoPackage(this, dir, members) : null);
+      this.pkgs.set(key, members.length > 0 ? new GoPackage(this, dir, members) : null);
     }
-    return this.pkgs.get(dir) ?? undefined;
+    return this.pkgs.get(key) ?? undefined;
   }
 
-  /** The package of a file. */
+  /** The package of a file (its own package when the directory holds an external test package too). */
   pkgOf(file: GoFile): GoPackage | undefined {
     const d = dirname(file.rel);
-    return this.pkgByDir(d === '.' ? '' : d);
+    const dir = d === '.' ? '' : d;
+    const main = this.pkgByDir(dir);
+    if (!main || main.files.includes(file)) return main;
+    return this.pkgByDir(dir, file.pkgName);
   }
 
   /** The directory holding import path `path`, when it is in the checkout. */
@@ -140,13 +161,13 @@ export class Workspace implements Packages {
       for (const rel of this.index.files) {
         if (rel.startsWith('vendor/') || rel.endsWith('_test.go')) continue;
         try {
-          const text = readFileSync(join(this.index.root, rel), 'utf8');
+          // Only the import block matters here: the head of each file, whatever its size.
+          const text = head(join(this.index.root, rel));
           bytes += text.length;
           if (bytes > MAX_SCAN_BYTES) {
             this.limited = true;
             break;
           }
-          // Only the import block matters here.
           const end = text.search(/\n(func|type|var|const)\s/);
           this.texts.set(rel, end > 0 ? text.slice(0, end) : text);
         } catch {
