@@ -73,6 +73,7 @@ function snapshot(a: Analysis, opts: RenderOptions): J {
     ['context', s.context ? obj([
       ['kind', s.context.kind], ['summary', s.context.summary], ['checker', s.context.checker],
       ['timeoutSeconds', s.context.timeoutSeconds], ['tests', s.context.tests ? [...s.context.tests] : undefined],
+      ['excerpt', s.context.excerpt ? [...s.context.excerpt] : undefined],
     ]) : undefined],
     ['total', a.total],
     ['declaredTotal', s.declaredTotal],

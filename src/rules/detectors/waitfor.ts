@@ -14,6 +14,7 @@ import {
   type Confidence, type LockCycle, type StuckWait, type WaitPatterns,
 } from '../waits/index.js';
 import { contextPhrase, provenStuck } from '../context.js';
+import { criticalSectionNote, unseenText } from '../waits/unseen.js';
 import type { Severity } from '../types.js';
 
 const CONFIDENCE: Record<Confidence, 'high' | 'medium' | 'low'> = { high: 'high', medium: 'medium', low: 'low' };
@@ -33,6 +34,11 @@ function behind(p: WaitPatterns, roots: readonly Waiter[], extra: readonly Waite
   const rootGroups = new Set(roots.map((w) => w.group));
   const ws = [...extra, ...roots.flatMap((r) => p.consequences.get(r) ?? [])];
   return groupsOf(ws).filter((g) => !rootGroups.has(g));
+}
+
+/** Every goroutine of the wait-for graph: in an excerpt, all that was pasted. */
+function shown(p: WaitPatterns): Waiter[] {
+  return [...new Set([...p.stuck.map((s) => s.waiter), ...p.selfLocks.map((s) => s.waiter), ...p.cycles.flatMap((c) => c.members.map((m) => m.waiter))])];
 }
 
 function contextFact(p: WaitPatterns): string[] {
@@ -208,9 +214,12 @@ function stuckCandidates(ctx: RuleContext, rule: ResolvedRule, kinds: ReadonlySe
     const state = w.readGroup.state || w.on;
     const counter = [...new Set(ss.flatMap((x) => x.stuckCounterparts))];
     const creators = [...new Set(ss.map((x) => x.creator).filter((c): c is Waiter => c !== undefined))];
-    const parentGone = w.detail.createdBy !== undefined && creators.length === 0;
+    // In an excerpt a creator not shown is unknown, not gone.
+    const parentGone = !p.partial && w.detail.createdBy !== undefined && creators.length === 0;
     const lines: string[] = [];
-    if (s.kind === 'waitgroup') {
+    if (p.partial && counter.length === 0 && (s.kind !== 'channel' || creators.length === 0) && s.kind !== 'leftover') {
+      lines.push(unseenText(s, shown(p)));
+    } else if (s.kind === 'waitgroup') {
       lines.push(counter.length
         ? `It waits for goroutines it started that are stuck themselves: ${whoList(counter).join('; ')}.`
         : 'No goroutine it started is alive any more: `Done` was missed on some path (an early return, a panic without `defer wg.Done()`), or `Add` counted more goroutines than were started.');
@@ -247,8 +256,9 @@ function stuckCandidates(ctx: RuleContext, rule: ResolvedRule, kinds: ReadonlySe
         `why stuck: ${s.why}`,
         ...whoList(counter).map((x) => `counterpart: ${x}`),
         ...(w.readGroup.creator && w.detail.createdBy !== undefined
-          ? [`creator: goroutine ${w.detail.createdBy} (${shortFunc(w.readGroup.creator.func)})${parentGone ? ', which has exited' : ', still in the dump'}`]
+          ? [`creator: goroutine ${w.detail.createdBy} (${shortFunc(w.readGroup.creator.func)})${parentGone ? ', which has exited' : creators.length ? ', still in the dump' : ', not in the excerpt'}`]
           : []),
+        ...(p.partial ? [criticalSectionNote(w)].filter((x): x is string => x !== undefined).map((x) => `inside: ${x}`) : []),
         `confidence: ${confidence}`,
       ],
     }));

@@ -48,11 +48,13 @@ export function findStuck(
   context: DumpContextKind,
   maxMinutes: number,
   idx: RefIndex,
+  partial = false,
 ): StuckWait[] {
   const out: StuckWait[] = [];
   // Absence of a counterpart is evidence only while nothing of the program runs: a busy goroutine may
-  // hold a channel in a closure or an inlined frame, where no argument shows it.
-  const quiet = quietProcess(waiters);
+  // hold a channel in a closure or an inlined frame, where no argument shows it. In an excerpt, what
+  // is not shown may run.
+  const quiet = !partial && quietProcess(waiters);
   const signals = waiters.some((w) => w.frames.some((f) => SIGNAL_LOOP.test(f.frame.func)));
   const byId = new Map(waiters.map((w) => [w.detail.id, w]));
   // An idle loop (a receive at its own entry) nobody can feed is a suspect only when a WaitGroup waits
@@ -90,10 +92,19 @@ export function findStuck(
     }
     const creatorId = w.detail.createdBy;
     const creator = creatorId !== undefined ? byId.get(creatorId) : undefined;
-    const confidence: Confidence = provenStuck(context) ? 'high' : suspectsAll(context) || stuckByTime(w) ? 'medium' : 'low';
+    const confidence: Confidence = partial ? excerptConfidence(w) : provenStuck(context) ? 'high' : suspectsAll(context) || stuckByTime(w) ? 'medium' : 'low';
     out.push({ waiter: w, kind, why, stuckCounterparts: counterparts, ...(creator ? { creator } : {}), confidence });
   }
   return out;
+}
+
+/**
+ * A goroutine someone chose for an excerpt is a suspect; how long it has waited says how sure: a wait
+ * of ten minutes or more is no brief pause, one of a minute rarely is.
+ */
+function excerptConfidence(w: Waiter): Confidence {
+  const m = w.detail.waitMinutes ?? 0;
+  return m >= 10 ? 'high' : m >= 1 ? 'medium' : 'low';
 }
 
 function stuckReason(

@@ -49,6 +49,8 @@ export interface StuckWait {
 
 export interface WaitPatterns {
   readonly context: DumpContextKind;
+  /** Only part of the dump is there (rules/context.ts partialView): a counterpart not shown is unknown, not absent. */
+  readonly partial: boolean;
   readonly selfLocks: readonly SelfLock[];
   readonly cycles: readonly LockCycle[];
   readonly held: readonly HeldLock[];
