@@ -115,6 +115,10 @@ export const reportJsonSchema = {
           },
           ['kind', 'summary'],
         ),
+        programModules: {
+          type: 'array',
+          items: object({ module: str, why: str }, ['module', 'why']),
+        },
         total: nat,
         declaredTotal: nat,
         truncated: bool,

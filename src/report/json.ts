@@ -84,6 +84,7 @@ function snapshot(a: Analysis, opts: RenderOptions): J {
     ['groups', groups.map(group)],
     ['links', a.links.map((l) => ({ child: l.child, parent: l.parent, count: l.count, via: l.via }))],
     ['warnings', s.warnings.map((w) => obj([['severity', w.severity], ['code', w.code], ['message', w.message], ['line', w.line]]))],
+    ['programModules', a.programModules ? a.programModules.map((m) => ({ module: m.module, why: m.why })) : undefined],
   ]);
 }
 
