@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Cuts excerpts the way people paste them into bug reports, from the real dumps of samples/deadlocks
- * (Go 1.19 and 1.23 test timeouts and SIGQUIT dumps), and writes them with excerpts.json (the expectations) beside this
+ * and samples/module-bugs (Go 1.19 and 1.23 test timeouts and SIGQUIT dumps), and writes them with excerpts.json (the expectations) beside this
  * script. Re-runnable: when the source dumps are regenerated, run `node samples/excerpts/cut.mjs` again.
  *
  * Per buggy case and dump, the stuck goroutines (those whose stack passes through a stuck site of the
@@ -22,7 +22,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const FROM = join(HERE, '..', 'deadlocks');
+/** Where the dumps come from: our deadlock programs, and programs built inside real projects' packages. */
+const SOURCES = ['deadlocks', 'module-bugs'];
 
 /** Goroutine blocks of a dump (header line through its `created by` file line), and the text before the first. */
 function blocks(text) {
@@ -54,9 +55,9 @@ function passes(b, site) {
   return false;
 }
 
-/** A goroutine of the program (some frame outside the runtime, testing and the standard library). */
-function programs(b) {
-  return b.lines.some((l) => /^example\.com\//.test(l));
+/** A goroutine of the program: some frame of its module (`example.com/…` for samples/deadlocks). */
+function programs(b, module = 'example.com/') {
+  return b.lines.some((l) => l.startsWith(module));
 }
 
 /** Without its header, and without its innermost call when frames of the stack remain after it. */
@@ -78,6 +79,8 @@ const shapes = {
 
 const expected = { schema: 'leakscope-excerpts/v1', excerpts: [] };
 for (const d of readdirSync(HERE)) if (/^go1\.\d+$/.test(d)) rmSync(join(HERE, d), { recursive: true });
+for (const source of SOURCES) {
+const FROM = join(HERE, '..', source);
 for (const name of readdirSync(FROM).sort()) {
   const ej = join(FROM, name, 'expected.json');
   if (!existsSync(ej)) continue;
@@ -92,13 +95,13 @@ for (const name of readdirSync(FROM).sort()) {
       const rel = join(go, `${name}.${kind}.${shape}.txt`);
       mkdirSync(join(HERE, go), { recursive: true });
       writeFileSync(join(HERE, rel), `${text}\n`);
-      expected.excerpts.push({ path: rel, from: `deadlocks/${name}/${f.path}`, shape, ...meta });
+      expected.excerpts.push({ path: rel, from: `${source}/${name}/${f.path}`, shape, ...meta });
     };
     if (c.verdict === 'healthy') {
       // What a person pastes to show a healthy process at rest: its idle workers, ticker loops and
       // accept loops (goroutines the program started), not the main or test goroutine waiting for them.
       const idle = /\[(select|chan receive|IO wait)[\],]/;
-      const parked = goroutines.filter((b) => programs(b) && idle.test(b.lines[0]) && !/^created by testing\./m.test(b.lines.join('\n')) && b.id !== 1);
+      const parked = goroutines.filter((b) => programs(b, c.module) && idle.test(b.lines[0]) && !/^created by testing\./m.test(b.lines.join('\n')) && b.id !== 1);
       if (parked.length === 0) continue;
       write('one', shapes.one(header, parked), { verdict: 'healthy' });
       if (parked.length >= 2) write('two', shapes.stuck(header, parked.slice(0, 2)), { verdict: 'healthy' });
@@ -110,7 +113,7 @@ for (const name of readdirSync(FROM).sort()) {
     const stuck = firstThrough(c.stuck, []).slice(0, 5);
     if (stuck.length === 0) continue;
     const victims = firstThrough(c.consequences ?? [], stuck).slice(0, 3);
-    const others = goroutines.filter((b) => !stuck.includes(b) && !victims.includes(b) && programs(b));
+    const others = goroutines.filter((b) => !stuck.includes(b) && !victims.includes(b) && programs(b, c.module));
     const sites = c.stuck.map((s) => ({ function: s.function, line: s.line }));
     for (const [shape, cut] of Object.entries(shapes)) {
       if (shape === 'stuck' && stuck.length === 1) continue; // the same as `one`
@@ -121,6 +124,7 @@ for (const name of readdirSync(FROM).sort()) {
       write(shape, cut(header, stuck, victims, others), { verdict: c.verdict, taxonomy: c.taxonomy, stuck: named });
     }
   }
+}
 }
 writeFileSync(join(HERE, 'excerpts.json'), `${JSON.stringify(expected, null, 2)}\n`);
 console.log(`${expected.excerpts.length} excerpts written under ${HERE}`);

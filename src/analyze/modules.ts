@@ -5,8 +5,10 @@
  * 1. the package of the test function a `testing.tRunner` frame runs (`…/grpc/internal/transport.TestX`);
  * 2. `main.main`'s file: the module whose checkout holds it (the import path aligned with the file's
  *    directory, as GOPATH and module checkouts both lay packages out);
- * 3. the creators of goroutines (`created by X`): a creator whose file lies in the checkout of a module
- *    found above belongs to the same checkout (another module of a multi-module repository).
+ * 3. the creators of goroutines (`created by X`): a creator in a `_test.go` file is test code of the
+ *    program (an excerpt may show the goroutines a test started, not the test); a creator whose file
+ *    lies in the checkout of a module found above belongs to the same checkout (another module of a
+ *    multi-module repository).
  * Frames in the module cache, `-trimpath` module paths (`x@v1.2.3/`) and vendor trees are never the
  * program's. What is found goes into `AnalyzeOptions.userModules` (with the user's own, which come first).
  */
@@ -82,6 +84,10 @@ export function programModules(snapshot: Snapshot): ProgramModule[] {
       const f = fr[i];
       if (fr[i + 1].func === 'testing.tRunner' && TEST_FUNC.test(f.func)) add(checkoutOf(f), `the package of ${f.func.slice(f.func.lastIndexOf('/') + 1)}`);
     }
+    // A goroutine created by test code (`created by pkg.TestX`, a helper in a _test.go file): the
+    // test's package is the program's, even where the test goroutine itself is not in the dump.
+    const c = g.creator;
+    if (c && c.file.endsWith('_test.go')) add(checkoutOf(c), `created goroutines from its test ${c.func.slice(c.func.lastIndexOf('/') + 1)}`);
     const last = fr[fr.length - 1];
     if (last?.func === 'main.main' && !last.file.startsWith('_testmain')) mains.push(last);
   }

@@ -235,10 +235,14 @@ function stuckCandidates(ctx: RuleContext, rule: ResolvedRule, kinds: ReadonlySe
           : `No goroutine in the dump is positioned to ${w.on === 'chan-send' ? 'receive from' : w.on === 'chan-receive' ? 'send on or close' : 'serve'} it.`);
     } else if (s.kind === 'leftover') {
       lines.push('It outlived the test that started it: whatever it waits on (a connection, a timer, a process) was not closed or cancelled when the test ended.');
+    } else if (s.leaked) {
+      lines.push(`The lock was leaked: ${s.leaked}. It was locked and never unlocked: some return path left the critical section without Unlock (an early return, an error path, a callback such as a timer's, a panic recovered above it). Look for a Lock without \`defer Unlock()\` on every path${w.object?.ownerType ? ` in the methods of ${shortFunc(w.object.ownerType)}` : ''}.`);
     } else {
       lines.push('No goroutine in the dump is tied to this lock by its frame arguments: its holder is either one whose frames do not print the object (a closure, an inlined call; look for goroutines inside methods of the same type), or gone: a return path without `Unlock` (no `defer`), a holder that exited or panicked inside the critical section.');
     }
-    const headline = `${ids.length === 1 ? 'Goroutine' : `${ids.length} goroutines`} stuck on ${STUCK_TITLES[s.kind]}: ${ownText(w)} [${state}]`;
+    const headline = s.leaked && !p.partial
+      ? `Lock leaked on a return path: ${who} at ${ownText(w)} [${state}] wait${ids.length === 1 ? 's' : ''} for a lock no goroutine holds`
+      : `${ids.length === 1 ? 'Goroutine' : `${ids.length} goroutines`} stuck on ${STUCK_TITLES[s.kind]}: ${ownText(w)} [${state}]`;
     const story = `${who.charAt(0).toUpperCase()}${who.slice(1)} ${ids.length === 1 ? 'is' : 'are'} blocked [${state}] at ${ownText(w)}${minutes(w)}: ${s.why}. ${lines.join(' ')}`;
     const confidence = ss.reduce<Confidence>((c, x) => (x.confidence === 'high' ? 'high' : c === 'high' ? c : x.confidence === 'medium' ? 'medium' : c), 'low');
     out.push(candidate(rule, g, {
@@ -247,13 +251,14 @@ function stuckCandidates(ctx: RuleContext, rule: ResolvedRule, kinds: ReadonlySe
       consequences: behind(p, ss.map((x) => x.waiter)),
       // Proven by the runtime, or a lock/Cond/WaitGroup wait of minutes: stuck for sure. A suspect of a
       // test timeout, a leak report or a quiet signal dump: a warning (the harness or timing may share the blame).
-      severity: provenStuck(p.context) || (s.kind !== 'channel' && (w.detail.waitMinutes ?? 0) >= 1) ? 'error' : 'warning',
+      severity: provenStuck(p.context) || (s.leaked && !p.partial) || (s.kind !== 'channel' && (w.detail.waitMinutes ?? 0) >= 1) ? 'error' : 'warning',
       confidence: CONFIDENCE[confidence],
       location: siteLocation(w),
-      variant: s.kind,
+      variant: s.leaked && !p.partial ? 'leaked-lock' : s.kind,
       vars: { story, headline },
       facts: [
         `why stuck: ${s.why}`,
+        ...(s.leaked && !p.partial ? [`no holder: ${s.leaked}`] : []),
         ...whoList(counter).map((x) => `counterpart: ${x}`),
         ...(w.readGroup.creator && w.detail.createdBy !== undefined
           ? [`creator: goroutine ${w.detail.createdBy} (${shortFunc(w.readGroup.creator.func)})${parentGone ? ', which has exited' : creators.length ? ', still in the dump' : ', not in the excerpt'}`]

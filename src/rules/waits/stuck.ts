@@ -4,6 +4,7 @@
  * object nobody alive references, minutes in a lock) says it is stuck rather than slow.
  */
 import { hex } from '../../analyze/args.js';
+import { receiverType } from '../../analyze/closures.js';
 import type { Waiter } from '../../analyze/types.js';
 import type { DumpContextKind } from '../../model/dump.js';
 import { contextPhrase, provenStuck, suspectsAll } from '../context.js';
@@ -93,9 +94,27 @@ export function findStuck(
     const creatorId = w.detail.createdBy;
     const creator = creatorId !== undefined ? byId.get(creatorId) : undefined;
     const confidence: Confidence = partial ? excerptConfidence(w) : provenStuck(context) ? 'high' : suspectsAll(context) || stuckByTime(w) ? 'medium' : 'low';
-    out.push({ waiter: w, kind, why, stuckCounterparts: counterparts, ...(creator ? { creator } : {}), confidence });
+    const leaked = kind === 'lock' && quiet && (suspectsAll(context) || provenStuck(context) || context === 'signal') ? noHolder(w, waiters, idx) : undefined;
+    out.push({ waiter: w, kind, why, stuckCounterparts: counterparts, ...(creator ? { creator } : {}), confidence, ...(leaked ? { leaked } : {}) });
   }
   return out;
+}
+
+/**
+ * In a complete view where nothing of the program runs, the lock `w` waits for has no possible holder:
+ * no other goroutine references its object, and none (besides the lock's own waiters) is inside a
+ * method of its type. Returns why, or undefined when some goroutine might hold it.
+ */
+function noHolder(w: Waiter, waiters: readonly Waiter[], idx: RefIndex): string | undefined {
+  const o = w.object;
+  if (!o) return undefined;
+  const sameLock = (x: Waiter) => x.object !== undefined && LOCKS.has(x.on) && sameObject(x.object, o);
+  if (o.identity !== 'type' && referencing(idx, o).some((x) => x !== w && !sameLock(x))) return undefined;
+  const t = o.ownerType;
+  if (t !== undefined && waiters.some((x) => x !== w && !sameLock(x) && x.frames.some((f) => f.origin !== 'runtime' && receiverType(f.frame.func) === t))) return undefined;
+  if (t === undefined && o.identity === 'type') return undefined;
+  const waiting = waiters.filter(sameLock).length;
+  return `no goroutine in the dump can hold it: ${o.identity === 'type' ? '' : `none references ${hex(o.base)}, `}${t ? `none is inside a method of ${t.slice(t.lastIndexOf('/') + 1)}, ` : ''}nothing of the program runs, and ${waiting === 1 ? 'the only goroutine on the lock is this waiter' : `all ${waiting} goroutines on the lock are waiters`}`;
 }
 
 /**
