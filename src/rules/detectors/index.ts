@@ -8,6 +8,7 @@ import { orphanWaitDetector } from './joins.js';
 import { lockOrderDetector } from './locks.js';
 import { poolDetector } from './pool.js';
 import { raceDetector } from './race.js';
+import { streamingBodiesDetector } from './streams.js';
 import { longParkDetector, loopsDetector, proportionalDetector } from './scale.js';
 import { heldLockDetector, selfLockDetector, stuckWaitDetector } from './waitfor.js';
 
@@ -28,4 +29,5 @@ export const DETECTORS: Readonly<Record<string, Detector>> = {
   'self-lock': selfLockDetector,
   'held-lock': heldLockDetector,
   'stuck-wait': stuckWaitDetector,
+  'streaming-bodies': streamingBodiesDetector,
 };

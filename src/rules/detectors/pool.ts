@@ -32,7 +32,18 @@ export function startupPool(g: AnalyzedGroup, a: Analysis, maxWorkers: number, m
   if (g.count > maxWorkers || !g.wait || !g.creator || !STARTUP.test(enclosing(g.creator.func))) return false;
   let longest = 0;
   for (const h of a.groups) if (h.wait && h.wait.max > longest) longest = h.wait.max;
-  return longest >= minUptime && g.wait.min >= 0.9 * longest;
+  return (longest >= minUptime && g.wait.min >= 0.9 * longest) || wokenPool(g, longest);
+}
+
+/**
+ * Workers started together by one constructor whose waits range from minutes to the process's uptime:
+ * some have been idle since the start, others received work since (their wait started over), so a
+ * producer sends to them now and then. An idle pool, not receivers nobody feeds. Needs a wait printed
+ * for nearly every member (so the spread is seen, not guessed) and the longest as old as the process.
+ */
+function wokenPool(g: AnalyzedGroup, longest: number): boolean {
+  const w = g.wait!;
+  return g.count >= 2 && w.stamped >= 0.9 * g.count && longest >= 1 && w.max >= 0.9 * longest && w.min < w.max;
 }
 
 export const poolDetector: Detector = {
