@@ -4,10 +4,11 @@
  * object nobody alive references, minutes in a lock) says it is stuck rather than slow.
  */
 import { hex } from '../../analyze/args.js';
-import { receiverType } from '../../analyze/closures.js';
+import { enclosing, receiverType } from '../../analyze/closures.js';
 import type { Waiter } from '../../analyze/types.js';
 import type { DumpContextKind } from '../../model/dump.js';
 import { contextPhrase, provenStuck, suspectsAll } from '../context.js';
+import { STARTUP } from '../frames.js';
 import {
   LEFTOVER, LOCKS, PROGRESS, atEntry, childrenOf, isHarness, quietProcess, referencing, sameObject, sharingOf, stuckByTime,
   type RefIndex,
@@ -81,8 +82,8 @@ export function findStuck(
     const sharing = kind === 'waitgroup' ? sharingOf(w, waiters, idx) : [];
     const kids = kind === 'waitgroup' ? childrenOf(w, waiters) : [];
     const nobodyLeft = kind === 'waitgroup' && kids.length === 0 && sharing.length === 0;
-    const idle = kind === 'channel' && atEntry(w) && !awaited.has(w);
-    const why = stuckReason(w, kind, context, maxMinutes, quiet && !idle ? orphaned(w, idx, signals && !awaited.has(w)) ?? blockedChildren(w, kind, idx) : undefined, quiet && nobodyLeft);
+    const idle = kind === 'channel' && (atEntry(w) || constructorPool(w, waiters)) && !awaited.has(w);
+    const why = stuckReason(w, kind, context, maxMinutes, quiet && !idle ? orphaned(w, idx, signals && !awaited.has(w)) ?? blockedChildren(w, kind, idx) : undefined, quiet && nobodyLeft, idle);
     if (!why) continue;
     const counterparts: Waiter[] = [];
     if (kind === 'waitgroup') {
@@ -98,6 +99,18 @@ export function findStuck(
     out.push({ waiter: w, kind, why, stuckCounterparts: counterparts, ...(creator ? { creator } : {}), confidence, ...(leaked ? { leaked } : {}) });
   }
   return out;
+}
+
+/**
+ * One of several receivers that a constructor (or `main`, `init`) started at one site and that wait at
+ * one site: a worker pool at rest, whose channel the owner keeps in a field or a local that no frame
+ * prints. Idle, however deep its receive sits in the worker's calls (`worker` → `take` → `<-p.jobs`).
+ */
+function constructorPool(w: Waiter, waiters: readonly Waiter[]): boolean {
+  const c = w.readGroup.creator;
+  if (!c || (w.on !== 'chan-receive' && w.on !== 'select') || !STARTUP.test(enclosing(c.func))) return false;
+  const site = w.frames[w.site]?.frame;
+  return waiters.some((x) => x !== w && x.on === w.on && x.readGroup.creator?.func === c.func && x.readGroup.creator.line === c.line && x.frames[x.site]?.frame === site);
 }
 
 /**
@@ -133,6 +146,7 @@ function stuckReason(
   maxMinutes: number,
   orphan: string | undefined,
   noChildren: boolean,
+  idle = false,
 ): string | undefined {
   const m = w.detail.waitMinutes ?? 0;
   if (provenStuck(context) || suspectsAll(context)) {
@@ -146,7 +160,7 @@ function stuckReason(
   // A signal dump is how a hung process is inspected: a wait inside a call (not an idle loop) as old
   // as the oldest goroutines, or on an object nobody else alive can reach, is a suspect.
   if (context === 'signal') {
-    if (m >= 1 && m >= maxMinutes && !(kind === 'channel' && atEntry(w))) {
+    if (m >= 1 && m >= maxMinutes && !idle && !(kind === 'channel' && atEntry(w))) {
       return `${contextPhrase(context)}, and it has waited ${m} minutes, as long as the oldest goroutines`;
     }
     if (orphan) return `${contextPhrase(context)}, and ${orphan}`;
