@@ -10,7 +10,7 @@ import { candidate, type Candidate, type Detector, type ResolvedRule, type RuleC
 import { consequencesOf } from '../cascade.js';
 import { shortFunc, siteText } from '../frames.js';
 import {
-  groupsOf, identityText, isHarness, objectText, ownText, waitPatterns, where, whoList,
+  goroutineName, groupsOf, identityText, isHarness, objectText, ownText, waitPatterns, where, whoList,
   type Confidence, type LockCycle, type StuckWait, type WaitPatterns,
 } from '../waits/index.js';
 import { contextPhrase, provenStuck } from '../context.js';
@@ -210,7 +210,7 @@ function stuckCandidates(ctx: RuleContext, rule: ResolvedRule, kinds: ReadonlySe
     const s = ss[0];
     const w = s.waiter;
     const ids = ss.map((x) => x.waiter.detail.id);
-    const who = ids.length === 1 ? `goroutine ${ids[0]}` : `${ids.length} goroutines (${ids.slice(0, 8).join(', ')}${ids.length > 8 ? ', …' : ''})`;
+    const who = ids.length === 1 ? goroutineName(w) : `${ids.length} goroutines (${ids.slice(0, 8).join(', ')}${ids.length > 8 ? ', …' : ''})`;
     const state = w.readGroup.state || w.on;
     const counter = [...new Set(ss.flatMap((x) => x.stuckCounterparts))];
     const creators = [...new Set(ss.map((x) => x.creator).filter((c): c is Waiter => c !== undefined))];

@@ -17,7 +17,7 @@ import type { HeldLock, LockCycle, StuckWait, WaitPatterns } from './types.js';
 
 export type * from './types.js';
 export { atEntry, childrenOf, groupsOf, isHarness, sameObject } from './graph.js';
-export { identityText, objectText, ownText, where, whoList } from './text.js';
+export { goroutineName, identityText, objectText, ownText, where, whoList } from './text.js';
 
 const memo = new WeakMap<Analysis, WaitPatterns | undefined>();
 
