@@ -6,20 +6,29 @@
 import type { Snapshot, WaitKind } from '../model/dump.js';
 import { correlate } from './correlate.js';
 import { groupSnapshot, memberWaitKind } from './group.js';
+import { programModules } from './modules.js';
 import { OriginClassifier } from './origin.js';
 import type { Analysis, AnalyzeOptions, WaitGraph } from './types.js';
 import { waitGraph } from './waitfor.js';
 
 export function analyze(snapshot: Snapshot, opts: AnalyzeOptions = {}): Analysis {
   const level = opts.level ?? 'exact';
-  const origins = new OriginClassifier(opts);
+  // The program's own modules before the list of well-known dependencies: the user's (userModules),
+  // then those the dump tells (the test's package, main's checkout, creators in the same checkout).
+  const given = (opts.userModules ?? []).filter((m) => m.length > 0);
+  const found = programModules(snapshot).filter((m) => !given.some((g) => m.module === g || m.module.startsWith(`${g}/`)));
+  const origins = new OriginClassifier({ ...opts, userModules: [...given, ...found.map((m) => m.module)] });
   const groups = groupSnapshot(snapshot, level, origins);
   const byWaitKind: Partial<Record<WaitKind, number>> = {};
   for (const g of snapshot.groups) {
     const k = memberWaitKind(g, snapshot.format);
     byWaitKind[k] = (byWaitKind[k] ?? 0) + g.count;
   }
-  const a: Analysis = { snapshot, level, total: snapshot.total, groups, byWaitKind, links: correlate(snapshot, groups) };
+  const program = [...given.map((module) => ({ module, why: 'given (analyze.userModules)' })), ...found];
+  const a: Analysis = {
+    snapshot, level, total: snapshot.total, groups, byWaitKind, links: correlate(snapshot, groups),
+    ...(program.length ? { programModules: program } : {}),
+  };
   // The wait-for graph is built when first asked for (the rules ask): diff, trend and reports without
   // rules over debug=2 dumps do not pay for it.
   if (snapshot.goroutines?.length) {
@@ -42,4 +51,5 @@ export {
 export { classifyWait } from '../model/wait.js';
 export { waitGraph, baseOf, references, FIELD_SPAN } from './waitfor.js';
 export { argWords, hex } from './args.js';
+export { programModules, hostModule, type ProgramModule } from './modules.js';
 export type * from './types.js';

@@ -90,6 +90,11 @@ export interface Analysis {
   readonly links: GroupLink[];
   /** Who waits on which object, from frame arguments (debug=2 and crash dumps only). */
   readonly waits?: WaitGraph;
+  /**
+   * The modules taken as the program's own code (analyze/modules.ts), with why: the user's
+   * (`userModules`) first, then those the dump tells. Absent when none.
+   */
+  readonly programModules?: readonly { readonly module: string; readonly why: string }[];
 }
 
 export interface AnalyzeOptions {

@@ -169,6 +169,12 @@ export interface DumpContext {
   readonly timeoutSeconds?: number;
   /** The tests running when it fired (`running tests:`, Go 1.20+), or the tests a leak report names (`--- FAIL: TestX`). */
   readonly tests?: readonly string[];
+  /**
+   * The goroutines are a part someone cut from a larger dump (read/excerpt.ts): what told it (`no
+   * header line`, `goroutine 1 is not among them`, `a stack without its header`…), or `--excerpt`.
+   * Set with kind `excerpt`, and on a test timeout or a signal dump that was cut down.
+   */
+  readonly excerpt?: readonly string[];
 }
 
 export type DumpContextKind =
@@ -185,7 +191,12 @@ export type DumpContextKind =
   /** A panic or fatal error that is none of the above. */
   | 'crash'
   /** A profile or `runtime.Stack` dump taken on purpose (`/debug/pprof/goroutine`). */
-  | 'profile';
+  | 'profile'
+  /**
+   * A few goroutines someone chose from a larger dump (a bug report, a ticket, a chat): every one
+   * shown was picked as relevant, and what is not shown is unknown, not absent.
+   */
+  | 'excerpt';
 
 /**
  * One goroutine as printed in a debug=2 or crash dump, kept for the first `MAX_DETAILED` goroutines of

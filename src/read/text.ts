@@ -11,6 +11,7 @@
 import { FrameTable, SnapshotBuilder, type BuilderPart, type GoroutineRecord } from '../model/builder.js';
 import type { Diagnostic, Dump, DumpFormat, Frame, ProfileKind, RaceReport, Snapshot } from '../model/dump.js';
 import { dumpContext, mergeFacts, newFacts, notePreamble, noteText, type ContextFacts } from './context.js';
+import { excerptContext } from './excerpt.js';
 import { Debug1Reader, parseProfileHeader } from './debug1.js';
 import { InputError } from './errors.js';
 import { parseHeader } from './frame.js';
@@ -24,6 +25,8 @@ import {
 export interface TextReadOptions {
   /** Snapshots at most per input (default 10,000). */
   maxSnapshots?: number;
+  /** The user says the dump is an excerpt (true) or complete (false); default: told from its signs (excerpt.ts). */
+  excerpt?: boolean;
 }
 
 /** Go's net/http/pprof debug=2 buffer stops growing at 64 MiB and silently truncates. */
@@ -536,7 +539,8 @@ export class TextDumpReader implements TracebackHost {
       s.builder.setLastLine(s.last);
       const snap = s.builder.build();
       const inBubble = snap.groups.some((g) => g.flags.synctestBubble !== undefined);
-      snapshots.push({ ...snap, context: dumpContext(s.facts, { format: s.format, headline: snap.headline, inBubble }) });
+      const context = dumpContext(s.facts, { format: s.format, headline: snap.headline, inBubble });
+      snapshots.push({ ...snap, context: excerptContext(snap, context, this.opts.excerpt) });
     }
     if (this.skipped > 0) {
       warnings.push({ severity: 'info', code: 'skipped-text', line: this.firstSkipped, message: `skipped ${this.skipped} line${this.skipped === 1 ? '' : 's'} that belong to no dump (first: line ${this.firstSkipped})` });

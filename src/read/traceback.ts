@@ -10,6 +10,7 @@
 import { FrameTable, detach, frameNumber, type GoroutineRecord, type SnapshotBuilder } from '../model/builder.js';
 import type { AncestorStack, Frame, GroupFlags } from '../model/dump.js';
 import { classifyWait } from '../model/wait.js';
+import { headlessWait } from './excerpt.js';
 import {
   BOTTOMS, CRASH_KINDS, FILE, callArgsStart, elisionCount, headlineKind, isInlinedCall, isPreambleLine, isRegisterLine,
   isFileLine, isRuntimeStackLine, parseCreatedBy, parseFileLine, parseHeader, pkgOf, type Header, type HeadlineKind,
@@ -130,6 +131,10 @@ export class TracebackReader {
   private creatorId: number | undefined;
   private preambleBlank = false;
   private preambleLines = 0;
+  /** A goroutine was read: a call line outside one no longer starts a headless stack. */
+  private readAny = false;
+  /** The held call line (HELD_CALL) opens a pasted stack without its header, not a crash's. */
+  private headless = false;
 
   constructor(private readonly host: TracebackHost) {}
 
@@ -190,7 +195,26 @@ export class TracebackReader {
     if (this.host.headlineKind !== undefined && isRegisterLine(line)) return true;
     const t = line.trimStart();
     if (t.startsWith('...') && t.trimEnd().endsWith('...') && t.length > 6) return this.host.elidedByHand(line, no);
-    return false;
+    return this.headlessCall(line, no);
+  }
+
+  /**
+   * An excerpt pasted from the middle of a dump may start with a stack whose `goroutine N [state]:`
+   * line was left out: a call line before any goroutine, decided by its file line (HELD_CALL). Read
+   * as goroutine 0 (Go never prints one), so that its arguments are kept like any other's.
+   */
+  private headlessCall(line: string, no: number): boolean {
+    if (this.readAny || this.host.headlineKind !== undefined) return false;
+    const a = callArgsStart(line);
+    if (a <= 0 || line.lastIndexOf(' ', a) >= 0 || line.lastIndexOf('.', a) < 0 || line.charCodeAt(0) === TAB) return false;
+    this.callLine = line;
+    this.callArgs = a;
+    this.callInlined = isInlinedCall(line, a);
+    this.callNo = no;
+    this.heldLine = line;
+    this.headless = true;
+    this.state = HELD_CALL;
+    return true;
   }
 
   private preamble(line: string, no: number): boolean {
@@ -236,6 +260,16 @@ export class TracebackReader {
 
   private heldCall(line: string, no: number): boolean {
     const c = line.charCodeAt(0);
+    if (this.headless) {
+      this.headless = false;
+      if ((c === TAB || c === SPACE) && parseFileLine(line)) {
+        this.start(0, '', undefined, this.callNo);
+        this.state = FILE_LINE;
+        return this.file(line, no);
+      }
+      this.state = IDLE;
+      return this.idle(line, no);
+    }
     if ((c === TAB || c === SPACE) && parseFileLine(line)) {
       // The stack of `Exception 0xc0000005 …` has no goroutine header: one goroutine of state ''.
       this.start(undefined, '', undefined, this.callNo);
@@ -500,6 +534,7 @@ export class TracebackReader {
   }
 
   private start(id: number | undefined, state: string, h: Header | undefined, no: number): void {
+    this.readAny = true;
     const b = this.host.goroutine(id, no);
     let flags: GroupFlags | undefined = h?.flags;
     if (b && b.goroutines === 0 && (state === 'running' || id === undefined)) {
@@ -532,6 +567,7 @@ export class TracebackReader {
     this.g = undefined;
     this.inAncestor = false;
     g.waitKind = classifyWait(g.state, g.frames, 'debug2');
+    if (g.id === 0 && g.state === '') g.waitKind = headlessWait(g.frames, g.waitKind);
     const args = this.gArgs;
     if (args !== undefined) {
       this.gArgs = undefined;

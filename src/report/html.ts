@@ -20,6 +20,7 @@ import { renderFleet, renderFleetCards, renderProcesses, type FindingAnchors } f
 import { CSS } from './html/style.js';
 import { renderTree } from './html/tree.js';
 import { WAIT_KIND_INFO } from './html/waitkinds.js';
+import { programNote } from './text.js';
 import type { Finding, FleetSummary, RenderOptions, ReportInput } from './types.js';
 
 export interface HtmlOptions extends RenderOptions {
@@ -177,6 +178,7 @@ export function renderHtml(input: ReportInput, opts: HtmlOptions = {}): string {
     renderVerdict(v) +
     summary +
     headlines.map((h) => `<div class="headline mono">${esc(h)}</div>`).join('') +
+    contextNotes(analyses).map((n) => `<p class="muted">${esc(n)}</p>`).join('') +
     stats +
     '</header>\n' +
     `<nav class="toc">${nav.map(([id, t]) => `<a href="#${id}">${esc(t)}</a>`).join('')}</nav>\n<main>\n` +
@@ -185,4 +187,13 @@ export function renderHtml(input: ReportInput, opts: HtmlOptions = {}): string {
     `<script type="application/json" id="leakscope-data">${jsonForScript({ v: 1, rows })}</script>\n` +
     `<script>${CLIENT_JS}</script>\n</body></html>\n`
   );
+}
+
+/** What a reader of the page must know before the findings: an excerpt (what it does not show is unknown), and which code is the program's. */
+function contextNotes(analyses: readonly Analysis[]): string[] {
+  const notes = analyses.flatMap((a) => [
+    ...(a.snapshot.context?.excerpt?.length ? [`${a.snapshot.source}: ${a.snapshot.context.summary}`] : []),
+    ...[programNote(a)].filter((x): x is string => x !== undefined),
+  ]);
+  return [...new Set(notes)];
 }

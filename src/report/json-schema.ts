@@ -113,14 +113,19 @@ export const reportJsonSchema = {
         headline: object({ kind: str, message: str, lines: strings }, ['kind', 'message', 'lines']),
         context: object(
           {
-            kind: { enum: ['test-timeout', 'leak-report', 'deadlock', 'synctest-deadlock', 'signal', 'crash', 'profile'] },
+            kind: { enum: ['test-timeout', 'leak-report', 'deadlock', 'synctest-deadlock', 'signal', 'crash', 'profile', 'excerpt'] },
             summary: str,
             checker: str,
             timeoutSeconds: { type: 'number', minimum: 0 },
             tests: strings,
+            excerpt: strings,
           },
           ['kind', 'summary'],
         ),
+        programModules: {
+          type: 'array',
+          items: object({ module: str, why: str }, ['module', 'why']),
+        },
         total: nat,
         declaredTotal: nat,
         truncated: bool,

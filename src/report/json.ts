@@ -73,6 +73,7 @@ function snapshot(a: Analysis, opts: RenderOptions): J {
     ['context', s.context ? obj([
       ['kind', s.context.kind], ['summary', s.context.summary], ['checker', s.context.checker],
       ['timeoutSeconds', s.context.timeoutSeconds], ['tests', s.context.tests ? [...s.context.tests] : undefined],
+      ['excerpt', s.context.excerpt ? [...s.context.excerpt] : undefined],
     ]) : undefined],
     ['total', a.total],
     ['declaredTotal', s.declaredTotal],
@@ -83,6 +84,7 @@ function snapshot(a: Analysis, opts: RenderOptions): J {
     ['groups', groups.map(group)],
     ['links', a.links.map((l) => ({ child: l.child, parent: l.parent, count: l.count, via: l.via }))],
     ['warnings', s.warnings.map((w) => obj([['severity', w.severity], ['code', w.code], ['message', w.message], ['line', w.line]]))],
+    ['programModules', a.programModules ? a.programModules.map((m) => ({ module: m.module, why: m.why })) : undefined],
   ]);
 }
 

@@ -10,7 +10,7 @@ import type { Finding } from '../rules/types.js';
 import { code, fenced, md, mdProse, mdTable } from './markdown-kit.js';
 import {
   fileLine, fmtDelta, fmtDuration, fmtGrowth, fmtInt, fmtP, fmtRate, fmtShare, fmtWait, plural, selectGroups,
-  shortSite, siteOf, snapshotTitle, sortFindings, topN, waitColumn,
+  programNote, shortSite, siteOf, snapshotTitle, sortFindings, topN, waitColumn,
 } from './text.js';
 import type { RenderOptions, ReportInput } from './types.js';
 import { seriesStateText, trendVerdictText } from './trend-words.js';
@@ -93,6 +93,8 @@ function snapshot(a: Analysis, opts: RenderOptions): string {
     .sort((x, y) => (a.byWaitKind[y] ?? 0) - (a.byWaitKind[x] ?? 0) || WAIT_KINDS.indexOf(x) - WAIT_KINDS.indexOf(y))
     .map((k) => `${k} ${fmtInt(a.byWaitKind[k] ?? 0)}`);
   if (kinds.length) out.push(`Wait kinds: ${kinds.join(', ')}`);
+  const program = programNote(a);
+  if (program) out.push(md(program));
   const groups = selectGroups(a.groups, opts);
   const top = groups.slice(0, topN(opts));
   if (top.length) {

@@ -11,7 +11,7 @@ import { clip, indent, PLAIN, table } from './table-kit.js';
 import { fleetTableSection } from './fleet-text.js';
 import { diffSection, gateSection, trendSection } from './table-compare.js';
 import {
-  fileLine, fmtInt, fmtShare, fmtWait, oneLine, plural, prose, selectGroups, shortSite, siteOf, snapshotTitle, sortFindings,
+  fileLine, fmtInt, fmtShare, fmtWait, oneLine, plural, programNote, prose, selectGroups, shortSite, siteOf, snapshotTitle, sortFindings,
   topN, waitColumn,
 } from './text.js';
 import type { Palette, RenderOptions, ReportInput } from './types.js';
@@ -81,6 +81,8 @@ export function snapshotSection(a: Analysis, opts: RenderOptions, p: Palette): s
   out.push(`Total: ${plural(a.total, 'goroutine')} in ${plural(a.groups.length, 'group')}${declared}`);
   if (s.truncated) out.push(p.warning('Truncated: the input ended inside this dump; counts are lower bounds.'));
   out.push('Wait kinds: ' + waitKinds(a));
+  const program = programNote(a);
+  if (program) out.push(p.dim(oneLine(program)));
 
   const groups = selectGroups(a.groups, opts);
   const top = groups.slice(0, topN(opts));

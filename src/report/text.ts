@@ -200,6 +200,13 @@ export function contextNote(s: { readonly context?: DumpContext }): string | und
   return c.summary;
 }
 
+/** Which modules were taken as the program's own code (analyze/modules.ts), for a line of output; undefined when none. */
+export function programNote(a: { readonly programModules?: readonly { readonly module: string; readonly why: string }[] }): string | undefined {
+  const m = a.programModules;
+  if (!m?.length) return undefined;
+  return `Program code: ${m.map((x) => `${x.module} (${x.why})`).join(', ')}`;
+}
+
 /** What a snapshot is, for section headers: its context summary where it says more, else its kind. */
 export function snapshotTitle(s: Parameters<typeof snapshotKind>[0] & { readonly context?: DumpContext }, escape = (t: string) => t): string {
   const note = contextNote(s);

@@ -14,7 +14,15 @@ export function contextKind(s: Snapshot): DumpContextKind {
 
 /** The goroutines of the dump are the ones a failure left behind: every parked one is a suspect. */
 export function suspectsAll(kind: DumpContextKind): boolean {
-  return kind === 'test-timeout' || kind === 'leak-report' || kind === 'deadlock' || kind === 'synctest-deadlock';
+  return kind === 'test-timeout' || kind === 'leak-report' || kind === 'deadlock' || kind === 'synctest-deadlock' || kind === 'excerpt';
+}
+
+/**
+ * Only part of the dump is there (a pasted excerpt, or a test timeout cut down to a few goroutines):
+ * a counterpart that is not shown is unknown, never absent.
+ */
+export function partialView(s: Snapshot): boolean {
+  return s.context?.kind === 'excerpt' || (s.context?.excerpt?.length ?? 0) > 0;
 }
 
 /** The runtime itself proved that nothing can wake them. */
@@ -37,6 +45,8 @@ export function contextPhrase(kind: DumpContextKind): string {
       return 'a signal dump of a running process';
     case 'crash':
       return 'a crash dump';
+    case 'excerpt':
+      return 'the dump is an excerpt: every goroutine shown was chosen as relevant, and what it does not show is unknown';
     default:
       return 'a goroutine profile';
   }

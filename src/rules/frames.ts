@@ -166,3 +166,6 @@ export function pct(share: number): string {
 export function num(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
+
+/** `main`, `init` or a constructor (`New…`, `Start…`): code that runs once, at start-up. */
+export const STARTUP = /(^main\.main$|(^|\.)init(\.\d+)?$|\.(New|new|Start|start|Run|run)[A-Z]?\w*$)/;

@@ -70,7 +70,7 @@ describe('src/source/ layers', () => {
 /** src/read/ from the bottom up, file by file; a new file must be placed here. */
 const READ_LAYERS: readonly (readonly [layer: string, files: readonly string[]])[] = [
   // The formats' readers and what they share: text and protobuf in, snapshot builders out.
-  ['formats', ['errors', 'labels', 'lines', 'context', 'frame', 'leakrecord', 'unwrap', 'debug1', 'race', 'traceback', 'text', 'pprof']],
+  ['formats', ['errors', 'labels', 'lines', 'context', 'excerpt', 'frame', 'leakrecord', 'unwrap', 'debug1', 'race', 'traceback', 'text', 'pprof']],
   // Where bytes come from and how they are undone: files, stdin, URLs, gzip, archives.
   ['sources', ['source', 'decompress', 'archive']],
   // A format's reader fed by a byte stream, and the options of reading.

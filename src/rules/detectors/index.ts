@@ -10,6 +10,7 @@ import { lockOrderDetector } from './locks.js';
 import { poolDetector } from './pool.js';
 import { provenDetector } from './proven.js';
 import { raceDetector } from './race.js';
+import { streamingBodiesDetector } from './streams.js';
 import { longParkDetector, loopsDetector, proportionalDetector } from './scale.js';
 import { heldLockDetector, selfLockDetector, stuckWaitDetector } from './waitfor.js';
 
@@ -33,4 +34,5 @@ export const DETECTORS: Readonly<Record<string, Detector>> = {
   'stuck-wait': stuckWaitDetector,
   backpressure: backpressureDetector,
   'grpc-conns': grpcConnsDetector,
+  'streaming-bodies': streamingBodiesDetector,
 };

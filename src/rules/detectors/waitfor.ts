@@ -10,10 +10,11 @@ import { candidate, type Candidate, type Detector, type ResolvedRule, type RuleC
 import { consequencesOf } from '../cascade.js';
 import { shortFunc, siteText } from '../frames.js';
 import {
-  groupsOf, identityText, isHarness, objectText, ownText, waitPatterns, where, whoList,
+  goroutineName, groupsOf, identityText, isHarness, objectText, ownText, waitPatterns, where, whoList,
   type Confidence, type LockCycle, type StuckWait, type WaitPatterns,
 } from '../waits/index.js';
 import { contextPhrase, provenStuck } from '../context.js';
+import { criticalSectionNote, unseenText } from '../waits/unseen.js';
 import type { Severity } from '../types.js';
 
 const CONFIDENCE: Record<Confidence, 'high' | 'medium' | 'low'> = { high: 'high', medium: 'medium', low: 'low' };
@@ -33,6 +34,11 @@ function behind(p: WaitPatterns, roots: readonly Waiter[], extra: readonly Waite
   const rootGroups = new Set(roots.map((w) => w.group));
   const ws = [...extra, ...roots.flatMap((r) => p.consequences.get(r) ?? [])];
   return groupsOf(ws).filter((g) => !rootGroups.has(g));
+}
+
+/** Every goroutine of the wait-for graph: in an excerpt, all that was pasted. */
+function shown(p: WaitPatterns): Waiter[] {
+  return [...new Set([...p.stuck.map((s) => s.waiter), ...p.selfLocks.map((s) => s.waiter), ...p.cycles.flatMap((c) => c.members.map((m) => m.waiter))])];
 }
 
 function contextFact(p: WaitPatterns): string[] {
@@ -204,13 +210,16 @@ function stuckCandidates(ctx: RuleContext, rule: ResolvedRule, kinds: ReadonlySe
     const s = ss[0];
     const w = s.waiter;
     const ids = ss.map((x) => x.waiter.detail.id);
-    const who = ids.length === 1 ? `goroutine ${ids[0]}` : `${ids.length} goroutines (${ids.slice(0, 8).join(', ')}${ids.length > 8 ? ', …' : ''})`;
+    const who = ids.length === 1 ? goroutineName(w) : `${ids.length} goroutines (${ids.slice(0, 8).join(', ')}${ids.length > 8 ? ', …' : ''})`;
     const state = w.readGroup.state || w.on;
     const counter = [...new Set(ss.flatMap((x) => x.stuckCounterparts))];
     const creators = [...new Set(ss.map((x) => x.creator).filter((c): c is Waiter => c !== undefined))];
-    const parentGone = w.detail.createdBy !== undefined && creators.length === 0;
+    // In an excerpt a creator not shown is unknown, not gone.
+    const parentGone = !p.partial && w.detail.createdBy !== undefined && creators.length === 0;
     const lines: string[] = [];
-    if (s.kind === 'waitgroup') {
+    if (p.partial && counter.length === 0 && (s.kind !== 'channel' || creators.length === 0) && s.kind !== 'leftover') {
+      lines.push(unseenText(s, shown(p)));
+    } else if (s.kind === 'waitgroup') {
       lines.push(counter.length
         ? `It waits for goroutines it started that are stuck themselves: ${whoList(counter).join('; ')}.`
         : 'No goroutine it started is alive any more: `Done` was missed on some path (an early return, a panic without `defer wg.Done()`), or `Add` counted more goroutines than were started.');
@@ -226,10 +235,14 @@ function stuckCandidates(ctx: RuleContext, rule: ResolvedRule, kinds: ReadonlySe
           : `No goroutine in the dump is positioned to ${w.on === 'chan-send' ? 'receive from' : w.on === 'chan-receive' ? 'send on or close' : 'serve'} it.`);
     } else if (s.kind === 'leftover') {
       lines.push('It outlived the test that started it: whatever it waits on (a connection, a timer, a process) was not closed or cancelled when the test ended.');
+    } else if (s.leaked) {
+      lines.push(`The lock was leaked: ${s.leaked}. It was locked and never unlocked: some return path left the critical section without Unlock (an early return, an error path, a callback such as a timer's, a panic recovered above it). Look for a Lock without \`defer Unlock()\` on every path${w.object?.ownerType ? ` in the methods of ${shortFunc(w.object.ownerType)}` : ''}.`);
     } else {
       lines.push('No goroutine in the dump is tied to this lock by its frame arguments: its holder is either one whose frames do not print the object (a closure, an inlined call; look for goroutines inside methods of the same type), or gone: a return path without `Unlock` (no `defer`), a holder that exited or panicked inside the critical section.');
     }
-    const headline = `${ids.length === 1 ? 'Goroutine' : `${ids.length} goroutines`} stuck on ${STUCK_TITLES[s.kind]}: ${ownText(w)} [${state}]`;
+    const headline = s.leaked && !p.partial
+      ? `Lock leaked on a return path: ${who} at ${ownText(w)} [${state}] wait${ids.length === 1 ? 's' : ''} for a lock no goroutine holds`
+      : `${ids.length === 1 ? 'Goroutine' : `${ids.length} goroutines`} stuck on ${STUCK_TITLES[s.kind]}: ${ownText(w)} [${state}]`;
     const story = `${who.charAt(0).toUpperCase()}${who.slice(1)} ${ids.length === 1 ? 'is' : 'are'} blocked [${state}] at ${ownText(w)}${minutes(w)}: ${s.why}. ${lines.join(' ')}`;
     const confidence = ss.reduce<Confidence>((c, x) => (x.confidence === 'high' ? 'high' : c === 'high' ? c : x.confidence === 'medium' ? 'medium' : c), 'low');
     out.push(candidate(rule, g, {
@@ -238,17 +251,19 @@ function stuckCandidates(ctx: RuleContext, rule: ResolvedRule, kinds: ReadonlySe
       consequences: behind(p, ss.map((x) => x.waiter)),
       // Proven by the runtime, or a lock/Cond/WaitGroup wait of minutes: stuck for sure. A suspect of a
       // test timeout, a leak report or a quiet signal dump: a warning (the harness or timing may share the blame).
-      severity: provenStuck(p.context) || (s.kind !== 'channel' && (w.detail.waitMinutes ?? 0) >= 1) ? 'error' : 'warning',
+      severity: provenStuck(p.context) || (s.leaked && !p.partial) || (s.kind !== 'channel' && (w.detail.waitMinutes ?? 0) >= 1) ? 'error' : 'warning',
       confidence: CONFIDENCE[confidence],
       location: siteLocation(w),
-      variant: s.kind,
+      variant: s.leaked && !p.partial ? 'leaked-lock' : s.kind,
       vars: { story, headline },
       facts: [
         `why stuck: ${s.why}`,
+        ...(s.leaked && !p.partial ? [`no holder: ${s.leaked}`] : []),
         ...whoList(counter).map((x) => `counterpart: ${x}`),
         ...(w.readGroup.creator && w.detail.createdBy !== undefined
-          ? [`creator: goroutine ${w.detail.createdBy} (${shortFunc(w.readGroup.creator.func)})${parentGone ? ', which has exited' : ', still in the dump'}`]
+          ? [`creator: goroutine ${w.detail.createdBy} (${shortFunc(w.readGroup.creator.func)})${parentGone ? ', which has exited' : creators.length ? ', still in the dump' : ', not in the excerpt'}`]
           : []),
+        ...(p.partial ? [criticalSectionNote(w)].filter((x): x is string => x !== undefined).map((x) => `inside: ${x}`) : []),
         `confidence: ${confidence}`,
       ],
     }));

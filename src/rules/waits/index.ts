@@ -6,7 +6,7 @@
  * out, the wait lasted minutes). Files, bottom up: types → graph → text → locks, stuck → index.
  */
 import type { Analysis, WaitObject, Waiter } from '../../analyze/types.js';
-import { contextKind, provenStuck } from '../context.js';
+import { contextKind, partialView, provenStuck } from '../context.js';
 import {
   LOCKS, TYPE_PAIRS_MAX, WAITS_FOR_OTHERS, atEntry, childrenOf, isHarness, quietProcess, refIndex, sameObject, sharingOf,
   testBody, type RefIndex,
@@ -17,7 +17,7 @@ import type { HeldLock, LockCycle, StuckWait, WaitPatterns } from './types.js';
 
 export type * from './types.js';
 export { atEntry, childrenOf, groupsOf, isHarness, sameObject } from './graph.js';
-export { identityText, objectText, ownText, where, whoList } from './text.js';
+export { goroutineName, identityText, objectText, ownText, where, whoList } from './text.js';
 
 const memo = new WeakMap<Analysis, WaitPatterns | undefined>();
 
@@ -31,6 +31,7 @@ export function waitPatterns(a: Analysis): WaitPatterns | undefined {
 function findPatterns(a: Analysis): WaitPatterns {
   const g = a.waits!;
   const context = contextKind(a.snapshot);
+  const partial = partialView(a.snapshot);
   const waiters = g.waiters;
   const locks = waiters.filter((w) => LOCKS.has(w.on) && w.object !== undefined);
   const consequences = new Map<Waiter, Waiter[]>();
@@ -38,8 +39,9 @@ function findPatterns(a: Analysis): WaitPatterns {
 
   const idx = refIndex(waiters);
   const small = waiters.length <= TYPE_PAIRS_MAX;
-  const quiet = quietProcess(waiters);
-  const selfLocks = findSelfLocks(waiters, locks, context, idx, small, quiet);
+  // What an excerpt does not show may be running: absence is evidence only in a complete view.
+  const quiet = !partial && quietProcess(waiters);
+  const selfLocks = findSelfLocks(waiters, locks, context, idx, small, quiet, partial);
   for (const s of selfLocks) used.add(s.waiter);
   const cycles = findCycles(locks.filter((w) => !used.has(w)), idx, context, small, quiet);
   for (const c of cycles) for (const m of c.members) used.add(m.waiter);
@@ -56,11 +58,13 @@ function findPatterns(a: Analysis): WaitPatterns {
   for (const c of cycles) pile(c.members[0].waiter, c.members.map((m) => m.waiter.object!));
   for (const h of held) for (const q of h.queued) used.add(q);
 
-  const stuck = findStuck(waiters, used, context, idx);
+  const stuck = findStuck(waiters, used, context, idx, partial);
   // Parents waiting for a stuck child (the test goroutine on `<-done`, main in wg.Wait) are consequences.
   const roots = new Set<Waiter>([...used, ...stuck.map((s) => s.waiter)]);
   const stuckFinal: StuckWait[] = [];
   const waitedOn = new Set<Waiter>();
+  // Waited for by a WaitGroup: a loop a parent's receive or select waits for may just be its worker.
+  const waitedByWait = new Set<Waiter>();
   for (const s of stuck) {
     const waitsForKids = s.waiter.on === 'waitgroup' || s.waiter.on === 'chan-receive' || s.waiter.on === 'select' || s.waiter.on === 'cond';
     const kids = waitsForKids
@@ -69,6 +73,7 @@ function findPatterns(a: Analysis): WaitPatterns {
     if (kids.length > 0) {
       for (const k of kids) {
         waitedOn.add(k);
+        if (s.waiter.on === 'waitgroup') waitedByWait.add(k);
         const root = rootWaiter(k, cycles, held);
         consequences.set(root, [...(consequences.get(root) ?? []), s.waiter]);
       }
@@ -107,11 +112,17 @@ function findPatterns(a: Analysis): WaitPatterns {
   // Idle-looking loops are suspects when another goroutine waits for them, or when nothing stronger
   // explains the hang and the test (or a runtime proof, or a leak checker) points at them.
   const strong = stuckFinal.filter((s) => !atEntry(s.waiter) || waitedOn.has(s.waiter));
+  // In an excerpt every goroutine shown was chosen, but an idle-looking loop stays idle: it is a
+  // suspect only when another goroutine shown waits for it.
+  // (A receive loop a test started is no server's idle worker: in an excerpt it stays a suspect; a
+  // select loop, which may be watching a ticker and ctx.Done(), stays idle.)
+  const byTest = (s: StuckWait) => s.waiter.readGroup.creator?.file.endsWith('_test.go') ?? false;
   const final =
-    strong.length > 0 || used.size > 0 ? strong
+    partial ? stuckFinal.filter((s) => !atEntry(s.waiter) || waitedByWait.has(s.waiter) || (byTest(s) && s.waiter.on !== 'select'))
+      : strong.length > 0 || used.size > 0 ? strong
       : provenStuck(context) || context === 'leak-report' ? stuckFinal
-        : stuckFinal.filter((s) => s.waiter.readGroup.creator?.file.endsWith('_test.go'));
-  return { context, selfLocks, cycles, held, stuck: final, consequences };
+        : stuckFinal.filter(byTest);
+  return { context, partial, selfLocks, cycles, held, stuck: final, consequences };
 }
 
 /** Goroutines `s` waits for that are alive: those it started, and for a WaitGroup those working on its struct. */

@@ -29,8 +29,20 @@ export function lockEvidence(context: DumpContextKind, ws: readonly Waiter[], qu
 /** Goroutines queued behind one parked holder that no brief critical section explains. */
 const QUEUE_EVIDENCE = 10;
 
-export function findSelfLocks(waiters: readonly Waiter[], locks: readonly Waiter[], context: DumpContextKind, idx: RefIndex, small: boolean, quiet: boolean): SelfLock[] {
+export function findSelfLocks(
+  waiters: readonly Waiter[],
+  locks: readonly Waiter[],
+  context: DumpContextKind,
+  idx: RefIndex,
+  small: boolean,
+  quiet: boolean,
+  partial = false,
+): SelfLock[] {
   const out: SelfLock[] = [];
+  // Inferred from who is alive (onlyReader): only in a complete view, and only for a read lock whose
+  // queued writers are not themselves waiting for a lock their own caller holds (then the writer is
+  // the self-deadlock and the reader its victim).
+  const late: Waiter[] = [];
   for (const w of locks) {
     if (!lockEvidence(context, [w], quiet)) continue;
     const o = w.object!;
@@ -39,14 +51,17 @@ export function findSelfLocks(waiters: readonly Waiter[], locks: readonly Waiter
     let how: string;
     if (o.identity !== 'type') {
       holder = callersReferencing(w, o);
-      if (!holder && w.on === 'rlock') holder = onlyReader(w, locks, waiters);
-      if (!holder) continue;
+      // A test function or its closure that only passes the object along does not lock it: the
+      // methods it calls do. Blaming it would name a holder that was never one.
+      if (holder && !mayHold(holder, o, w)) holder = undefined;
+      if (!holder) {
+        if (w.on === 'rlock' && !partial) late.push(w);
+        continue;
+      }
       if (otherReferences(o, w, idx).some((x) => !LOCKS.has(x.on))) continue;
       const tied = references(holder, o);
       confidence = !tied ? 'medium' : o.identity === 'seen' ? 'high' : 'medium';
-      how = tied
-        ? `the caller ${shortFunc(holder.frame.func)} (${siteText(holder.frame)}) works on the same object ${hex(o.base)} (${identityText(o)})`
-        : `a writer waits for the readers of ${hex(o.base)} to leave, and no other goroutine of ${shortFunc(holder.frame.pkg)} is alive to hold a read lock: the caller ${shortFunc(holder.frame.func)} (${siteText(holder.frame)}) holds it (inferred)`;
+      how = `the caller ${shortFunc(holder.frame.func)} (${siteText(holder.frame)}) works on the same object ${hex(o.base)} (${identityText(o)})`;
     } else {
       // Only the type: a caller that is a method of the same type, and nobody else in such a method.
       if (!small) continue;
@@ -62,7 +77,26 @@ export function findSelfLocks(waiters: readonly Waiter[], locks: readonly Waiter
     const writers = w.on === 'rlock' ? locks.filter((x) => x !== w && x.on === 'lock' && sameObject(x.object!, o)) : [];
     out.push({ waiter: w, holder, writers, confidence, how });
   }
+  for (const w of late) {
+    const o = w.object!;
+    if (out.some((s) => s.waiter.on === 'lock' && sameObject(s.waiter.object!, o))) continue;
+    const holder = onlyReader(w, locks, waiters);
+    if (!holder || otherReferences(o, w, idx).some((x) => !LOCKS.has(x.on))) continue;
+    const how = `a writer waits for the readers of ${hex(o.base)} to leave, and no other goroutine of ${shortFunc(holder.frame.pkg)} is alive to hold a read lock: the caller ${shortFunc(holder.frame.func)} (${siteText(holder.frame)}) holds it (inferred)`;
+    const writers = locks.filter((x) => x !== w && x.on === 'lock' && sameObject(x.object!, o));
+    out.push({ waiter: w, holder, writers, confidence: 'medium', how });
+  }
   return out;
+}
+
+/**
+ * A caller frame referencing the lock's object may hold its lock unless it is test code that is no
+ * method of the lock's type (a test body or its closure handing the object to the code under test).
+ */
+function mayHold(holder: WaitFrame, o: WaitObject, w: Waiter): boolean {
+  if (!holder.frame.file.endsWith('_test.go')) return true;
+  const t = o.ownerType ?? receiverType(w.frames[w.site]?.frame.func ?? '');
+  return t !== undefined && receiverType(holder.frame.func) === t;
 }
 
 /**

@@ -4,9 +4,11 @@
  * object nobody alive references, minutes in a lock) says it is stuck rather than slow.
  */
 import { hex } from '../../analyze/args.js';
+import { enclosing, receiverType } from '../../analyze/closures.js';
 import type { Waiter } from '../../analyze/types.js';
 import type { DumpContextKind } from '../../model/dump.js';
 import { contextPhrase, provenStuck, suspectsAll } from '../context.js';
+import { STARTUP } from '../frames.js';
 import {
   LEFTOVER, LOCKS, PROGRESS, atEntry, childrenOf, isHarness, quietProcess, referencing, sameObject, sharingOf, stuckByTime,
   type RefIndex,
@@ -47,11 +49,13 @@ export function findStuck(
   used: ReadonlySet<Waiter>,
   context: DumpContextKind,
   idx: RefIndex,
+  partial = false,
 ): StuckWait[] {
   const out: StuckWait[] = [];
   // Absence of a counterpart is evidence only while nothing of the program runs: a busy goroutine may
-  // hold a channel in a closure or an inlined frame, where no argument shows it.
-  const quiet = quietProcess(waiters);
+  // hold a channel in a closure or an inlined frame, where no argument shows it. In an excerpt, what
+  // is not shown may run.
+  const quiet = !partial && quietProcess(waiters);
   const signals = waiters.some((w) => w.frames.some((f) => SIGNAL_LOOP.test(f.frame.func)));
   const byId = new Map(waiters.map((w) => [w.detail.id, w]));
   // An idle loop (a receive at its own entry) nobody can feed is a suspect only when a WaitGroup waits
@@ -77,7 +81,7 @@ export function findStuck(
     const sharing = kind === 'waitgroup' ? sharingOf(w, waiters, idx) : [];
     const kids = kind === 'waitgroup' ? childrenOf(w, waiters) : [];
     const nobodyLeft = kind === 'waitgroup' && kids.length === 0 && sharing.length === 0;
-    const idle = kind === 'channel' && atEntry(w) && !awaited.has(w);
+    const idle = kind === 'channel' && (atEntry(w) || constructorPool(w, waiters)) && !awaited.has(w);
     const why = stuckReason(w, kind, context, quiet && !idle ? orphaned(w, idx, signals && !awaited.has(w)) ?? blockedChildren(w, kind, idx) : undefined, quiet && nobodyLeft);
     if (!why) continue;
     const counterparts: Waiter[] = [];
@@ -89,10 +93,49 @@ export function findStuck(
     }
     const creatorId = w.detail.createdBy;
     const creator = creatorId !== undefined ? byId.get(creatorId) : undefined;
-    const confidence: Confidence = provenStuck(context) ? 'high' : suspectsAll(context) || stuckByTime(w) ? 'medium' : 'low';
-    out.push({ waiter: w, kind, why, stuckCounterparts: counterparts, ...(creator ? { creator } : {}), confidence });
+    const confidence: Confidence = partial ? excerptConfidence(w) : provenStuck(context) ? 'high' : suspectsAll(context) || stuckByTime(w) ? 'medium' : 'low';
+    const leaked = kind === 'lock' && quiet && (suspectsAll(context) || provenStuck(context) || context === 'signal') ? noHolder(w, waiters, idx) : undefined;
+    out.push({ waiter: w, kind, why, stuckCounterparts: counterparts, ...(creator ? { creator } : {}), confidence, ...(leaked ? { leaked } : {}) });
   }
   return out;
+}
+
+/**
+ * One of several receivers that a constructor (or `main`, `init`) started at one site and that wait at
+ * one site: a worker pool at rest, whose channel the owner keeps in a field or a local that no frame
+ * prints. Idle, however deep its receive sits in the worker's calls (`worker` → `take` → `<-p.jobs`).
+ */
+function constructorPool(w: Waiter, waiters: readonly Waiter[]): boolean {
+  const c = w.readGroup.creator;
+  if (!c || (w.on !== 'chan-receive' && w.on !== 'select') || !STARTUP.test(enclosing(c.func))) return false;
+  const site = w.frames[w.site]?.frame;
+  return waiters.some((x) => x !== w && x.on === w.on && x.readGroup.creator?.func === c.func && x.readGroup.creator.line === c.line && x.frames[x.site]?.frame === site);
+}
+
+/**
+ * In a complete view where nothing of the program runs, the lock `w` waits for has no possible holder:
+ * no other goroutine references its object, and none (besides the lock's own waiters) is inside a
+ * method of its type. Returns why, or undefined when some goroutine might hold it.
+ */
+function noHolder(w: Waiter, waiters: readonly Waiter[], idx: RefIndex): string | undefined {
+  const o = w.object;
+  if (!o) return undefined;
+  const sameLock = (x: Waiter) => x.object !== undefined && LOCKS.has(x.on) && sameObject(x.object, o);
+  if (o.identity !== 'type' && referencing(idx, o).some((x) => x !== w && !sameLock(x))) return undefined;
+  const t = o.ownerType;
+  if (t !== undefined && waiters.some((x) => x !== w && !sameLock(x) && x.frames.some((f) => f.origin !== 'runtime' && receiverType(f.frame.func) === t))) return undefined;
+  if (t === undefined && o.identity === 'type') return undefined;
+  const waiting = waiters.filter(sameLock).length;
+  return `no goroutine in the dump can hold it: ${o.identity === 'type' ? '' : `none references ${hex(o.base)}, `}${t ? `none is inside a method of ${t.slice(t.lastIndexOf('/') + 1)}, ` : ''}nothing of the program runs, and ${waiting === 1 ? 'the only goroutine on the lock is this waiter' : `all ${waiting} goroutines on the lock are waiters`}`;
+}
+
+/**
+ * A goroutine someone chose for an excerpt is a suspect; how long it has waited says how sure: a wait
+ * of ten minutes or more is no brief pause, one of a minute rarely is.
+ */
+function excerptConfidence(w: Waiter): Confidence {
+  const m = w.detail.waitMinutes ?? 0;
+  return m >= 10 ? 'high' : m >= 1 ? 'medium' : 'low';
 }
 
 function stuckReason(

@@ -12,8 +12,13 @@ export function ownText(w: Waiter, i = w.site): string {
     : `${shortFunc(f.func)} (${siteText(f)})`;
 }
 
+/** `goroutine 7`; the stack an excerpt shows without its header (read as goroutine 0) is named so. */
+export function goroutineName(w: Waiter): string {
+  return w.detail.id === 0 && w.readGroup.state === '' ? 'the goroutine pasted without its header' : `goroutine ${w.detail.id}`;
+}
+
 export function where(w: Waiter, i = w.site): string {
-  return `goroutine ${w.detail.id} in ${ownText(w, i)}`;
+  return `${goroutineName(w)} in ${ownText(w, i)}`;
 }
 
 /**
@@ -29,7 +34,7 @@ export function whoList(ws: readonly Waiter[], withState = true): string[] {
     else bySite.set(k, [w]);
   }
   return [...bySite].map(([site, l]) => {
-    if (l.length === 1) return `goroutine ${l[0].detail.id} in ${site}`;
+    if (l.length === 1) return `${goroutineName(l[0])} in ${site}`;
     const ids = l.map((w) => w.detail.id).sort((a, b) => a - b);
     return `${l.length} goroutines (${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ', …' : ''}) in ${site}`;
   });

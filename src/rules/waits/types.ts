@@ -44,11 +44,19 @@ export interface StuckWait {
   readonly stuckCounterparts: readonly Waiter[];
   /** The goroutine that created it, alive in the dump (a parent may be the counterpart). */
   readonly creator?: Waiter;
+  /**
+   * A lock wait in a complete view where no goroutine can be the holder (none references the object,
+   * none is inside a method of its type, nothing of the program runs): the lock was leaked on some
+   * return path. Why no holder is possible.
+   */
+  readonly leaked?: string;
   readonly confidence: Confidence;
 }
 
 export interface WaitPatterns {
   readonly context: DumpContextKind;
+  /** Only part of the dump is there (rules/context.ts partialView): a counterpart not shown is unknown, not absent. */
+  readonly partial: boolean;
   readonly selfLocks: readonly SelfLock[];
   readonly cycles: readonly LockCycle[];
   readonly held: readonly HeldLock[];

@@ -1,0 +1,130 @@
+/**
+ * The program's own modules, found from the dump itself before any list of well-known dependencies:
+ * when the dump comes from grpc-go's or raft's own tests, their frames are the program, not a
+ * dependency. Told, in order, from
+ * 1. the package of the test function a `testing.tRunner` frame runs (`…/grpc/internal/transport.TestX`);
+ * 2. `main.main`'s file: the module whose checkout holds it (the import path aligned with the file's
+ *    directory, as GOPATH and module checkouts both lay packages out);
+ * 3. the creators of goroutines (`created by X`): a creator in a `_test.go` file is test code of the
+ *    program (an excerpt may show the goroutines a test started, not the test); a creator whose file
+ *    lies in the checkout of a module found above belongs to the same checkout (another module of a
+ *    multi-module repository).
+ * Frames in the module cache, `-trimpath` module paths (`x@v1.2.3/`) and vendor trees are never the
+ * program's. What is found goes into `AnalyzeOptions.userModules` (with the user's own, which come first).
+ */
+import type { Frame, Snapshot } from '../model/dump.js';
+import { STDLIB_ROOTS, packageOfFunc } from './origin.js';
+
+export interface ProgramModule {
+  /** Module path (import-path prefix), e.g. `google.golang.org/grpc`. */
+  readonly module: string;
+  /** Why it was taken as the program's: `the package of TestFoo`, `main.main's checkout`. */
+  readonly why: string;
+}
+
+const NOT_THE_PROGRAM = /(?:^|\/)pkg\/mod\/|@v\d|(?:^|\/)vendor\//;
+const TEST_FUNC = /\.(?:Test|Benchmark|Fuzz|Example)[A-Z0-9_]\w*$|\.(?:Test|Benchmark|Fuzz|Example)$/;
+/** Hosts whose module paths have three elements (`github.com/owner/repo`). */
+const THREE = new Set(['github.com', 'gitlab.com', 'bitbucket.org', 'gitee.com', 'codeberg.org', 'golang.org']);
+
+/** The module an import path most likely belongs to, from its host's layout (`/vN` kept). */
+export function hostModule(pkg: string): string {
+  const parts = pkg.split('/');
+  const n = !parts[0].includes('.') ? 1 : THREE.has(parts[0]) ? 3 : parts[0] === 'cloud.google.com' ? 3 : 2;
+  const m = parts.slice(0, Math.min(n, parts.length));
+  if (parts.length > n && /^v\d+$/.test(parts[n])) m.push(parts[n]);
+  return m.join('/');
+}
+
+interface Checkout {
+  readonly module: string;
+  /** The directory the module's root package lies in ('' when unknown). */
+  readonly root: string;
+}
+
+/** Where `frame`'s module is checked out: its import path aligned with its file's directory. */
+function checkoutOf(frame: Pick<Frame, 'func' | 'pkg' | 'file'>): Checkout | undefined {
+  const file = frame.file.replace(/\\/g, '/');
+  if (NOT_THE_PROGRAM.test(file)) return undefined;
+  let pkg = frame.pkg || packageOfFunc(frame.func);
+  if (pkg.endsWith('_test')) pkg = pkg.slice(0, -5);
+  if (!pkg || pkg === 'main' || STDLIB_ROOTS.has(pkg.split('/', 1)[0])) return undefined;
+  const dir = file.slice(0, Math.max(0, file.lastIndexOf('/'))).split('/');
+  const parts = pkg.split('/');
+  let k = 0;
+  while (k < parts.length && k < dir.length && parts[parts.length - 1 - k] === dir[dir.length - 1 - k]) k++;
+  const host = hostModule(pkg);
+  const hostLen = host.split('/').length;
+  // The aligned part is the package's path inside its module; what precedes it is the module path.
+  // A checkout named after its repository aligns one element too many: never shorter than the host's.
+  const modLen = Math.max(parts.length - k, hostLen);
+  const module = parts.slice(0, modLen).join('/');
+  const inside = parts.length - modLen;
+  const root = k >= inside ? dir.slice(0, dir.length - inside).join('/') : '';
+  return { module, root };
+}
+
+function under(file: string, root: string): boolean {
+  return root.length > 0 && file.replace(/\\/g, '/').startsWith(`${root}/`);
+}
+
+/** The program's modules, by how they were found; empty when the dump tells none. */
+export function programModules(snapshot: Snapshot): ProgramModule[] {
+  const out: ProgramModule[] = [];
+  const roots: Checkout[] = [];
+  const add = (c: Checkout | undefined, why: string) => {
+    if (!c || out.some((m) => m.module === c.module)) return;
+    out.push({ module: c.module, why });
+    roots.push(c);
+  };
+  const mains: Frame[] = [];
+  for (const g of snapshot.groups) {
+    const fr = g.frames;
+    for (let i = 0; i + 1 < fr.length; i++) {
+      const f = fr[i];
+      if (fr[i + 1].func === 'testing.tRunner' && TEST_FUNC.test(f.func)) add(checkoutOf(f), `the package of ${f.func.slice(f.func.lastIndexOf('/') + 1)}`);
+    }
+    // A goroutine created by test code (`created by pkg.TestX`, a helper in a _test.go file): the
+    // test's package is the program's, even where the test goroutine itself is not in the dump.
+    const c = g.creator;
+    if (c && c.file.endsWith('_test.go')) add(checkoutOf(c), `created goroutines from its test ${c.func.slice(c.func.lastIndexOf('/') + 1)}`);
+    const last = fr[fr.length - 1];
+    if (last?.func === 'main.main' && !last.file.startsWith('_testmain')) mains.push(last);
+  }
+  // main.main's module: the checkout of another frame that holds main's file, or GOPATH's `src/` layout.
+  for (const m of mains) {
+    const file = m.file.replace(/\\/g, '/');
+    if (NOT_THE_PROGRAM.test(file)) continue;
+    let found: Checkout | undefined;
+    for (const g of snapshot.groups) {
+      for (const f of g.frames) {
+        const c = f.func.startsWith('main.') ? undefined : checkoutOf(f);
+        if (c && under(file, c.root)) found = c;
+        if (found) break;
+      }
+      if (found) break;
+    }
+    const src = file.lastIndexOf('/src/');
+    if (!found && src >= 0) {
+      const pkg = file.slice(src + 5, file.lastIndexOf('/'));
+      if (pkg.includes('.')) {
+        const module = hostModule(pkg);
+        found = { module, root: `${file.slice(0, src + 5)}${module}` };
+      }
+    }
+    add(found, "main.main's checkout");
+  }
+  // Creators in the checkout of a module found above: other modules of the same repository.
+  if (roots.length > 0) {
+    const top = roots.map((r) => r.root.slice(0, Math.max(0, r.root.lastIndexOf('/'))));
+    for (const g of snapshot.groups) {
+      const c = g.creator;
+      if (!c) continue;
+      const co = checkoutOf(c);
+      // Same checkout and same repository (GOPATH puts other repositories of one owner side by side).
+      const mate = co && roots.find((r, i) => under(c.file, top[i] ?? '') && hostModule(r.module) === hostModule(co.module));
+      if (co && mate) add(co, `creates goroutines from the checkout of ${mate.module}`);
+    }
+  }
+  return out;
+}
