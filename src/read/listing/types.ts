@@ -1,0 +1,20 @@
+/** What a listing reader hands back: stacks with counts (exact, rebuilt or inferred) and what it noticed. */
+import type { Diagnostic, Frame } from '../../model/dump.js';
+
+export interface ListingRecord {
+  count: number;
+  /** Innermost first. */
+  frames: Frame[];
+  labels?: Record<string, string>;
+  /** The listing ended (or its callers ran out) inside this stack. */
+  partial?: boolean;
+}
+
+export interface ListingBody {
+  records: ListingRecord[];
+  warnings: Diagnostic[];
+  /** Frames carry file:line. */
+  lines: boolean;
+  /** The listing ended mid-way (no closing separator, a row cut short). */
+  cut: boolean;
+}
