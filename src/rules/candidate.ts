@@ -4,6 +4,7 @@ import type { RaceReport } from '../model/dump.js';
 import { describe, evidenceGroup, render, templateVars } from './evidence.js';
 import { isJoinWaiter, num, pct, shortFunc, siteKey, siteOf, siteText, stateOf, waitText } from './frames.js';
 import type { LinkGraph } from './links.js';
+import { countText, listingConfidence, listingFact, tidy } from './listing.js';
 import type { Finding, Rule, Severity } from './types.js';
 
 /** A rule with the pack it came from. */
@@ -102,32 +103,32 @@ export function finishCandidate(c: Candidate & { severity: Severity }, a: Analys
   const vars: Record<string, string> = { ...base, ...c.vars };
   const atSite = siteCount(c);
   if (c.root && atSite !== c.root.count) {
-    vars.count = vars.rootCount = num(atSite);
+    vars.count = vars.rootCount = countText(a.snapshot, atSite);
     vars.share = pct(a.total ? atSite / a.total : 0);
   }
   if (rule.aggregate && c.root) {
     const matched = [c.root, ...c.related].reduce((n, g) => n + g.count, 0);
-    vars.count = num(matched);
+    vars.count = countText(a.snapshot, matched);
     vars.share = pct(a.total ? matched / a.total : 0);
   }
   const site = c.root ? siteOf(c.root) : undefined;
   return {
     ruleId: rule.id,
     severity: c.severity,
-    title: render(variant?.title ?? rule.title, vars),
-    explanation: render(variant?.explanation ?? rule.explanation, vars),
+    title: tidy(render(variant?.title ?? rule.title, vars)),
+    explanation: tidy(render(variant?.explanation ?? rule.explanation, vars)),
     evidence: {
       groups,
       goroutines,
       stack: c.stack ?? c.root?.frames ?? [],
-      facts: [...(c.root ? rootFacts(c, a) : []), ...c.facts],
+      facts: [...(c.root ? rootFacts(c, a) : []), ...c.facts, ...listingFact(a.snapshot)],
     },
     cause: render(variant?.cause ?? rule.cause, vars),
     fix: render(variant?.fix ?? rule.fix, vars),
     ...(c.location ? { location: c.location } : site ? { location: { file: site.file, line: site.line, func: site.func } } : {}),
     snapshot: { source: a.snapshot.source, index: a.snapshot.index },
     category: rule.category,
-    confidence: c.confidence ?? CONFIDENCE[c.severity],
+    confidence: listingConfidence(a.snapshot, c.confidence ?? CONFIDENCE[c.severity]),
     pack: rule.pack,
   };
 }

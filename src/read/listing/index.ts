@@ -92,7 +92,7 @@ export function readListingText(source: string, text: string, gzipTruncated = fa
     b.add({
       count: r.count,
       state: '',
-      waitKind: classifyWait('', r.frames, 'pprof'),
+      waitKind: r.waitKind ?? classifyWait('', r.frames, 'pprof'),
       frames: r.frames,
       ...(profile === 'goroutineleak' ? { flags: { leaked: true } } : {}),
       ...(r.labels ? { labels: r.labels } : {}),

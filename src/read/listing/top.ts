@@ -21,6 +21,7 @@ export function readTop(lines: readonly string[], h: ListingHeader): ListingBody
   const totals = new Map<string, FunctionTotal>();
   const body: ListingBody = { records: [], warnings: [], lines: false, cut: false };
   let last: string[] = [];
+  let prose = 0;
   const put = (t: FunctionTotal): void => {
     const had = totals.get(t.func);
     if (!had || t.cum >= had.cum) totals.set(t.func, t);
@@ -60,15 +61,21 @@ export function readTop(lines: readonly string[], h: ListingHeader): ListingBody
       const cum = totals.get(last[0])!.cum;
       if (names.length > 0) {
         last = last.concat(names.map((n) => n.func));
-        for (const f of last) put({ ...totals.get(f)!, loose: last });
         for (const n of names) put({ func: n.func, cum, inline: n.inline, loose: last });
+        for (const f of last) put({ ...totals.get(f)!, loose: last });
         return;
       }
     }
     last = [];
+    if (totals.size === 0) {
+      // Text before the listing (the sentence that introduced a paste): skipped, said once below.
+      prose++;
+      return;
+    }
     if (i === lines.length - 1 || lines.slice(i + 1).every((l) => l.trim() === '')) body.cut = true;
     body.warnings.push({ severity: 'warning', code: 'unparsed-line', line: i + 1, message: `line ${i + 1} is not part of a -top listing: ${JSON.stringify(line.trim().slice(0, 80))}` });
   });
+  if (prose > 0) body.warnings.push({ severity: 'info', code: 'listing-preamble', message: `${prose} lines of text before the listing were skipped` });
   qualifyShortNames(totals);
   inferChains([...totals.values()], h, body);
   return body;
@@ -92,6 +99,14 @@ function functionNames(text: string): { func: string; inline: boolean }[] {
  * qualified names quoted with it. Names pprof printed are never changed (they carry a package).
  */
 function qualifyShortNames(totals: Map<string, FunctionTotal>): void {
+  for (const t of [...totals.values()]) {
+    const pkg = t.loose ? /^(\w+)\./.exec(t.func)?.[1] : undefined;
+    const module = pkg ? WELL_KNOWN[pkg] : undefined;
+    if (module && !totals.has(`${module}${t.func.slice(pkg!.length)}`)) {
+      totals.delete(t.func);
+      totals.set(`${module}${t.func.slice(pkg!.length)}`, { ...t, func: `${module}${t.func.slice(pkg!.length)}` });
+    }
+  }
   const all = [...totals.values()];
   const qualified = all.filter((t) => t.func.includes('/') || /^[a-z0-9_]+\./.test(t.func) && !/^[a-z]\w*\.func\d/.test(t.func));
   for (const t of all) {
@@ -110,6 +125,13 @@ function qualifyShortNames(totals: Map<string, FunctionTotal>): void {
     }
   }
 }
+
+/** Packages quoted by their last element that are not the program's own: the x/sync ones. */
+const WELL_KNOWN: Record<string, string> = {
+  errgroup: 'golang.org/x/sync/errgroup',
+  semaphore: 'golang.org/x/sync/semaphore',
+  singleflight: 'golang.org/x/sync/singleflight',
+};
 
 /** `proxy.(*Store).listAndWatch` → `listAndWatch`. */
 function lastElement(func: string): string {

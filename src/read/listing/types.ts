@@ -1,5 +1,5 @@
 /** What a listing reader hands back: stacks with counts (exact, rebuilt or inferred) and what it noticed. */
-import type { Diagnostic, Frame } from '../../model/dump.js';
+import type { Diagnostic, Frame, WaitKind } from '../../model/dump.js';
 
 export interface ListingRecord {
   count: number;
@@ -8,6 +8,8 @@ export interface ListingRecord {
   labels?: Record<string, string>;
   /** The listing ended (or its callers ran out) inside this stack. */
   partial?: boolean;
+  /** Set where the frames would mislead classifyWait (parked in gopark, the reason not listed). */
+  waitKind?: WaitKind;
 }
 
 export interface ListingBody {
