@@ -9,6 +9,7 @@ import { shortFunc } from '../model/func-name.js';
 import type { Finding } from '../rules/types.js';
 import { clip, indent, PLAIN, table } from './table-kit.js';
 import { fleetTableSection } from './fleet-text.js';
+import { aggregateSentence } from './aggregates.js';
 import { diffSection, gateSection, trendSection } from './table-compare.js';
 import {
   fileLine, fmtInt, fmtShare, fmtWait, oneLine, plural, prose, selectGroups, shortSite, siteOf, snapshotTitle, sortFindings,
@@ -24,6 +25,8 @@ export function renderTable(input: ReportInput, opts: RenderOptions = {}): strin
   out.push(findingsSection(input.findings, p, input.rulesSkipped));
   if (input.diff) out.push(diffSection(input.diff, opts, p));
   if (input.trend) out.push(trendSection(input.trend, opts, p));
+  const aggregates = input.diff || input.trend || input.gate ? aggregateSentence(input) : undefined;
+  if (aggregates) out.push(p.dim(aggregates));
   const shown = snapshotsShown(input);
   for (const a of shown) out.push(snapshotSection(a, opts, p));
   if (input.races?.length) out.push(racesSection(input.races, p));

@@ -4,7 +4,7 @@ import type { RaceReport } from '../model/dump.js';
 import { describe, evidenceGroup, render, templateVars } from './evidence.js';
 import { isJoinWaiter, num, pct, shortFunc, siteKey, siteOf, siteText, stateOf, waitText } from './frames.js';
 import type { LinkGraph } from './links.js';
-import { countText, listingConfidence, listingFact, tidy } from './listing.js';
+import { countText, listingFinding, tidy } from './listing.js';
 import type { Finding, Rule, Severity } from './types.js';
 
 /** A rule with the pack it came from. */
@@ -112,7 +112,7 @@ export function finishCandidate(c: Candidate & { severity: Severity }, a: Analys
     vars.share = pct(a.total ? matched / a.total : 0);
   }
   const site = c.root ? siteOf(c.root) : undefined;
-  return {
+  return listingFinding(a.snapshot, {
     ruleId: rule.id,
     severity: c.severity,
     title: tidy(render(variant?.title ?? rule.title, vars)),
@@ -121,16 +121,16 @@ export function finishCandidate(c: Candidate & { severity: Severity }, a: Analys
       groups,
       goroutines,
       stack: c.stack ?? c.root?.frames ?? [],
-      facts: [...(c.root ? rootFacts(c, a) : []), ...c.facts, ...listingFact(a.snapshot)],
+      facts: [...(c.root ? rootFacts(c, a) : []), ...c.facts],
     },
     cause: render(variant?.cause ?? rule.cause, vars),
     fix: render(variant?.fix ?? rule.fix, vars),
     ...(c.location ? { location: c.location } : site ? { location: { file: site.file, line: site.line, func: site.func } } : {}),
     snapshot: { source: a.snapshot.source, index: a.snapshot.index },
     category: rule.category,
-    confidence: listingConfidence(a.snapshot, c.confidence ?? CONFIDENCE[c.severity]),
+    confidence: c.confidence ?? CONFIDENCE[c.severity],
     pack: rule.pack,
-  };
+  });
 }
 
 /**

@@ -22,24 +22,29 @@ export function countText(s: Snapshot, n: number): string {
   return s.listing?.groups === 'inferred' ? approxCount(n) : num(n);
 }
 
-/** The confidence a finding over this snapshot can have: capped by what the listing kept. */
-export function listingConfidence(s: Snapshot, c: Finding['confidence']): Finding['confidence'] {
-  const cap = s.listing?.groups === 'inferred' ? 'low' : s.listing?.groups === 'edges' ? 'medium' : undefined;
-  if (!cap) return c;
+/**
+ * A finding over a listing, as far as the listing can show it: the confidence capped (`-top`: low,
+ * `-tree`: medium), a fact saying where its chains come from, and where pprof dropped functions, a
+ * deadlock claim (which needs every goroutine) made a warning: the holder may be among them.
+ */
+export function listingFinding(s: Snapshot, f: Finding): Finding {
+  const l = s.listing;
+  if (!l) return f;
+  const cap = l.groups === 'inferred' ? 'low' : l.groups === 'edges' ? 'medium' : undefined;
   const order = ['low', 'medium', 'high', 'certain'] as const;
-  return order[Math.min(order.indexOf(c ?? 'high'), order.indexOf(cap))];
+  const confidence = cap ? order[Math.min(order.indexOf(f.confidence ?? 'high'), order.indexOf(cap))] : f.confidence;
+  const facts = [...f.evidence.facts, factOf(l)];
+  let severity = f.severity;
+  if (l.droppedNodes) {
+    facts.push(`pprof dropped ${l.droppedNodes} functions (cum <= ${l.droppedBelow ?? '?'}): goroutines only they hold (a lock holder, a receiver) are not in this listing`);
+    if (f.category === 'deadlock' && severity === 'error') severity = 'warning';
+  }
+  return { ...f, severity, confidence, evidence: { ...f.evidence, facts } };
 }
 
 /** The rule variant for a listing without file:line (`aggregate`), when the rule has one. */
 export function listingVariant(a: Analysis, variants: Readonly<Record<string, unknown>> | undefined): string | undefined {
   return a.snapshot.listing && !a.snapshot.listing.lines && variants?.aggregate ? 'aggregate' : undefined;
-}
-
-/** A fact saying where the finding's groups come from; none for a dump or profile. */
-export function listingFact(s: Snapshot): string[] {
-  const l = s.listing;
-  if (!l) return [];
-  return [factOf(l)];
 }
 
 function factOf(l: NonNullable<Snapshot['listing']>): string {
