@@ -83,11 +83,13 @@ export function sentenceVars(
   a: Analysis,
   root: AnalyzedGroup,
   consequences: readonly AnalyzedGroup[],
-  site: { readonly func: string } | undefined,
+  site: { readonly func: string; readonly origin?: string } | undefined,
 ): Record<string, string> {
-  const funcName = site ? spokenFunc(site.func, false) : 'an unknown function';
+  // A chain cut below the program's code (a cut listing): its function is not known.
+  const known = site && site.origin !== 'runtime' ? site : undefined;
+  const funcName = known ? spokenFunc(known.func, false) : 'a function the listing does not show';
   const outer = root.frames[root.frames.length - 1];
-  const under = outer && site && outer.func !== site.func && outer.index > (root.blockingSite?.index ?? -1)
+  const under = outer && known && outer.origin !== 'runtime' && outer.func !== known.func && outer.index > (root.blockingSite?.index ?? -1)
     ? ` under ${spokenFunc(outer.func, outer.origin !== 'user')}`
     : '';
   const brief = consequences.map((g) => {

@@ -27,7 +27,7 @@ const MAX_LISTING_BYTES = 64 * 1024 * 1024;
 
 /** The first chunk is a pprof listing (and nothing leakscope reads otherwise). */
 export function looksLikeListing(first: Uint8Array): boolean {
-  return sniffListing(Buffer.from(first.subarray(0, 256 * 1024)).toString('utf8')) !== undefined;
+  return sniffListing(listingLines(Buffer.from(first.subarray(0, 256 * 1024)).toString('utf8')).join('\n')) !== undefined;
 }
 
 /** Same signature as readText (text-input.ts): the content's first chunk, the rest, and whether gzip ended early. */
@@ -68,10 +68,10 @@ const WHAT: Record<ListingKind, string> = {
 
 /** One listing's text → its snapshot. */
 export function readListingText(source: string, text: string, gzipTruncated = false): Snapshot {
-  const kind = sniffListing(text.slice(0, 256 * 1024));
+  const lines = listingLines(text);
+  const kind = sniffListing(lines.slice(0, 4000).join('\n'));
   if (!kind) throw new InputError(source, 'not-a-dump', 'is not a go tool pprof listing');
   const h = newHeader();
-  const lines = listingLines(text);
   const body = READERS[kind](lines, h);
   if (h.type !== undefined && h.type !== 'goroutine' && h.type !== 'goroutineleak') {
     throw new InputError(source, 'wrong-profile', `is a go tool pprof listing of a ${h.type} profile (Type: ${h.type}), not of a goroutine profile`);
