@@ -52,4 +52,6 @@ for s in "${FULL[@]}"; do
 	for v in go1.19 go1.23 go1.26; do write "$s" "$v"; done
 done
 for s in "${MORE[@]}"; do write "$s" go1.19; done
+# -peek of one function, as people run it: only that function's callers and callees are listed.
+go tool pprof -symbolize=none -peek 'returnErr' "$SAMPLES/apiproxy-leak/goroutine.debug0.pb.gz" >"$HERE/apiproxy-leak/go1.19/peek-returnErr.txt" 2>/dev/null
 echo "wrote listings under $HERE" >&2

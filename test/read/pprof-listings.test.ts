@@ -26,13 +26,16 @@ const KIND: Record<string, { kind: string; groups: string; lines: boolean }> = {
   peek: { kind: 'tree', groups: 'edges', lines: false },
 };
 
+const KIND_FILES = Object.fromEntries(Object.keys(KIND).map((k) => [`${k}.txt`, true]));
+
 /** Every generated listing: [case, toolchain, format, path]. */
 function generated(): [string, string, string, string][] {
   const out: [string, string, string, string][] = [];
   for (const c of readdirSync(LISTINGS).sort()) {
     if (c === 'hand-edited' || !statSync(join(LISTINGS, c)).isDirectory()) continue;
     for (const v of readdirSync(join(LISTINGS, c)).sort()) {
-      for (const f of readdirSync(join(LISTINGS, c, v)).filter((x) => x.endsWith('.txt')).sort()) out.push([c, v, f.replace(/\.txt$/, ''), join(LISTINGS, c, v, f)]);
+      // (peek-returnErr.txt, a -peek of one function, is tested on its own below.)
+      for (const f of readdirSync(join(LISTINGS, c, v)).filter((x) => x.endsWith('.txt') && x in { ...KIND_FILES }).sort()) out.push([c, v, f.replace(/\.txt$/, ''), join(LISTINGS, c, v, f)]);
     }
   }
   return out;
@@ -102,6 +105,16 @@ describe('go tool pprof listings made by real toolchains', () => {
       }
     });
   }
+
+  it('a -peek of one function: that function\'s chain, partial, with the total the header states', async () => {
+    const s = await one(join(LISTINGS, 'apiproxy-leak', 'go1.19', 'peek-returnErr.txt'));
+    expect(s.listing).toMatchObject({ kind: 'tree', groups: 'edges' });
+    expect(s.declaredTotal).toBe(1061);
+    expect(s.groups.map((g) => [g.count, g.waitKind, g.partial, g.frames.map((f) => f.func.replace(/^.*\//, ''))])).toEqual([
+      [300, 'chan-send', true, ['runtime.chansend1', 'proxy.returnErr', 'proxy.(*Store).listAndWatch.func3']],
+    ]);
+    expect(s.groups[0].frames[1].inlined).toBe(true);
+  });
 
   it('reads Type: goroutineleak as a goroutineleak profile whose groups the GC proved leaked', () => {
     // Hand-edited from apiproxy-leak/go1.26/traces.txt: only the Type line changed (no goroutineleak
