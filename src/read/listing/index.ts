@@ -14,7 +14,7 @@ import type { ReadOptions } from '../options.js';
 import { listingLines } from './cells.js';
 import { newHeader, type ListingHeader } from './header.js';
 import { readRaw } from './raw.js';
-import { sniffListing, type ListingKind } from './sniff.js';
+import { looksLikeDump, sniffListing, type ListingKind } from './sniff.js';
 import { readTop } from './top.js';
 import { readTraces } from './traces.js';
 import { readTree } from './tree.js';
@@ -27,7 +27,10 @@ const MAX_LISTING_BYTES = 64 * 1024 * 1024;
 
 /** The first chunk is a pprof listing (and nothing leakscope reads otherwise). */
 export function looksLikeListing(first: Uint8Array): boolean {
-  return sniffListing(listingLines(Buffer.from(first.subarray(0, 256 * 1024)).toString('utf8')).join('\n')) !== undefined;
+  const head = Buffer.from(first.subarray(0, 256 * 1024)).toString('utf8');
+  // A dump says so in its first lines: decided before the listing's normalization runs.
+  if (looksLikeDump(head)) return false;
+  return sniffListing(listingLines(head).join('\n')) !== undefined;
 }
 
 /** Same signature as readText (text-input.ts): the content's first chunk, the rest, and whether gzip ended early. */

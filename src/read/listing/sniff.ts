@@ -20,6 +20,11 @@ const TRACE_COUNT = /^\s*\d[\d,]*\s+(?:[\w.\-~]+\/)*[\w\-~]+\.\S/m;
 const LOOSE_PARK = /^\s*(?:[-*+•]\s+|\d+[.)]\s+)?\d[\d,]*\s+`?(?:runtime\.(?:gopark|chansend1|chanrecv[12]|selectgo|semacquire1?|netpollblock)|sync\.\(\*(?:WaitGroup|Mutex|RWMutex|Cond)\)\.\w+)\b/m;
 const LOOSE_ROW = /^\s*(?:[-*+•]\s+|\d+[.)]\s+)?\d[\d,]*\s+`?(?:[\w.\-~]+\/)*[\w\-~]+\.[\w.*()\-]+/gm;
 
+/** The text holds a goroutine dump (or another text leakscope reads): never a listing. */
+export function looksLikeDump(head: string): boolean {
+  return DUMP.test(head);
+}
+
 export function sniffListing(head: string): ListingKind | undefined {
   if (DUMP.test(head)) return undefined;
   if (/^PeriodType:\s*\S+/m.test(head) || (/^Samples:\s*$/m.test(head) && /^\s*\d+:(?: \d+)+\s*$/m.test(head))) return 'raw';
