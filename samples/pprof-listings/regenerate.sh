@@ -52,6 +52,8 @@ for s in "${FULL[@]}"; do
 	for v in go1.19 go1.23 go1.26; do write "$s" "$v"; done
 done
 for s in "${MORE[@]}"; do write "$s" go1.19; done
+# -top cut to its first 10 rows (what interactive `top` shows): gopark and user functions only.
+/usr/lib/go-1.26/bin/go tool pprof -symbolize=none -top -nodecount=10 "$SAMPLES/apiproxy-leak/goroutine.debug0.pb.gz" >"$HERE/apiproxy-leak/go1.26/top-nodecount10.txt" 2>/dev/null
 # -peek of one function, as people run it: only that function's callers and callees are listed.
 go tool pprof -symbolize=none -peek 'returnErr' "$SAMPLES/apiproxy-leak/goroutine.debug0.pb.gz" >"$HERE/apiproxy-leak/go1.19/peek-returnErr.txt" 2>/dev/null
 echo "wrote listings under $HERE" >&2

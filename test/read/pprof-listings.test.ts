@@ -116,6 +116,13 @@ describe('go tool pprof listings made by real toolchains', () => {
     expect(s.groups[0].frames[1].inlined).toBe(true);
   });
 
+  it('a -top cut to 10 rows shows no blocking call: the parked goroutines stay unknown, and it says how to get them', async () => {
+    const s = await one(join(LISTINGS, 'apiproxy-leak', 'go1.26', 'top-nodecount10.txt'));
+    expect(s.groups.map((g) => [g.count, g.waitKind])).toEqual([[1060, 'unknown']]);
+    expect(s.warnings.find((w) => w.code === 'listing-unplaced')).toMatchObject({ severity: 'warning' });
+    expect(s.warnings.find((w) => w.code === 'listing-top-nodes')?.message).toContain('top 10 of 22');
+  });
+
   it('reads Type: goroutineleak as a goroutineleak profile whose groups the GC proved leaked', () => {
     // Hand-edited from apiproxy-leak/go1.26/traces.txt: only the Type line changed (no goroutineleak
     // debug=0 sample exists in this branch; its proof logic is another issue's).

@@ -254,7 +254,15 @@ export function inferChains(totals: readonly FunctionTotal[], h: ListingHeader, 
   // Parked goroutines no listed entry point explains (their chains were dropped or cut): gopark only.
   const park = byName.get(PARK);
   const parked = park ? (park.flat ?? park.cum) : 0;
-  if (parked > explained) body.records.push({ count: parked - explained, frames: [frame(PARK)], waitKind: 'unknown' });
+  if (parked > explained) {
+    body.records.push({ count: parked - explained, frames: [frame(PARK)], waitKind: 'unknown' });
+    // Most often a -top sorted by flat and cut by -nodecount: the blocking calls all have flat 0.
+    body.warnings.push({
+      severity: parked - explained > parked / 2 ? 'warning' : 'info',
+      code: 'listing-unplaced',
+      message: `${parked - explained} of ${parked} goroutines parked in runtime.gopark are under no blocking call the listing shows: what they wait for is unknown (\`go tool pprof -top -cum\` lists the calls, \`-traces\` the stacks)`,
+    });
+  }
   // Goroutines running in a leaf other than gopark (the profiler's own frame): that frame alone.
   for (const t of totals) {
     if (t.func !== PARK && (t.flat ?? 0) > 0) body.records.push({ count: t.flat!, frames: [frame(t.func)] });
