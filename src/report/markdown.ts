@@ -55,7 +55,7 @@ function findings(list: readonly Finding[]): string {
     sorted.map((f) => [
       f.severity === 'error' ? '**error**' : f.severity,
       md(f.title),
-      f.location ? code(`${shortFunc(f.location.func)} ${shortSite(f.location)}`) : '',
+      f.location ? code(`${shortFunc(f.location.func)} ${shortSite(f.location)}`.trim()) : '',
       fmtInt(f.evidence.goroutines),
     ]),
     [false, false, false, true],
@@ -66,7 +66,8 @@ function findings(list: readonly Finding[]): string {
 
 function details(f: Finding): string {
   const body: string[] = [];
-  if (f.location) body.push(`**Where:** ${code(f.location.func)} at ${code(fileLine(f.location))}`);
+  // A pprof listing without line numbers has the function only.
+  if (f.location) body.push(`**Where:** ${code(f.location.func)}${f.location.file ? ` at ${code(fileLine(f.location))}` : ''}`);
   body.push(`**Why:** ${mdProse(f.explanation)}`);
   const bullets = f.evidence.facts.map((fact) => `- ${mdProse(fact)}`);
   for (const g of f.evidence.groups.filter((g) => g.role !== 'root')) {

@@ -58,11 +58,11 @@ function findingBlock(f: Finding, p: Palette): string {
   const row = (label: string, text: string) => {
     if (text.trim() !== '') lines.push(`  ${p.dim(label.padEnd(6))} ${prose(text).split('\n').join('\n         ')}`);
   };
-  if (f.location) row('where', oneLine(`${f.location.func}  ${fileLine(f.location)}`));
+  if (f.location) row('where', oneLine(`${f.location.func}  ${fileLine(f.location)}`.trimEnd()));
   row('why', f.explanation);
   for (const fact of f.evidence.facts) row('fact', oneLine(fact));
   for (const g of f.evidence.groups.filter((g) => g.role !== 'root')) {
-    const site = g.site ? ` at ${shortFunc(g.site.func)} ${shortSite(g.site)}` : '';
+    const site = g.site ? ` at ${shortFunc(g.site.func)} ${shortSite(g.site)}`.trimEnd() : '';
     row(g.role === 'consequence' ? 'then' : 'also', oneLine(`${plural(g.count, 'goroutine')} ${waitColumn({ waitKind: g.waitKind, states: [g.state] })}${site}`));
   }
   row('cause', f.cause);
