@@ -315,6 +315,7 @@ function callersOf(
   exclude: ReadonlySet<string> = new Set(),
 ): string[] {
   const inlined = new Set(totals.filter((t) => t.inline).map((t) => t.func));
+  const byName = new Map(totals.map((t) => [t.func, t]));
   const chain: string[] = [];
   let cur = f;
   for (let depth = 0; depth < 6; depth++) {
@@ -339,7 +340,9 @@ function callersOf(
       // The program's code is called by the program's code (net/http's dispatch is handled above),
       // and the standard library's by the program's (its own chains come from the known shapes).
       if (isStd(t.func)) return undefined;
-      if (fromWaiter) return starter(t.func) ? 0.5 : undefined;
+      // errgroup runs the waiter's closure whose total matches its own (the waiter's other closures
+      // are plain `go` statements).
+      if (fromWaiter) return starter(t.func) && Math.abs(t.cum - (byName.get(cur)?.cum ?? 0)) <= 0.05 * t.cum ? 0.5 : undefined;
       // Only closures and method values are handed to a starter.
       if (starter(t.func)) return inline ? -0.05 : undefined;
       return (isClosure(t.func) ? 0.1 : 0) + (samePrefix(t.func, cur) ? 0.1 : 0);
