@@ -29,6 +29,7 @@ MORE=(waitgroup-leak lock-pileup apiproxy-fixed busy-client blocked-receive)
 LISTINGS=(
 	"top:-top"
 	"top-cum:-top -cum"
+	"top-lines:-top -lines"
 	"traces:-traces"
 	"traces-lines:-traces -lines"
 	"raw:-raw"

@@ -19,6 +19,7 @@ const LISTINGS = join(SAMPLES, 'pprof-listings');
 const KIND: Record<string, { kind: string; groups: string; lines: boolean }> = {
   top: { kind: 'top', groups: 'inferred', lines: false },
   'top-cum': { kind: 'top', groups: 'inferred', lines: false },
+  'top-lines': { kind: 'top', groups: 'inferred', lines: false },
   traces: { kind: 'traces', groups: 'exact', lines: false },
   'traces-lines': { kind: 'traces', groups: 'exact', lines: true },
   raw: { kind: 'raw', groups: 'exact', lines: true },
@@ -59,7 +60,7 @@ describe('go tool pprof listings made by real toolchains', () => {
     const formats = new Set(all.map((x) => x[2]));
     expect([...formats].sort()).toEqual(Object.keys(KIND).sort());
     for (const c of ['apiproxy-leak', 'healthy-server']) {
-      for (const v of ['go1.19', 'go1.23', 'go1.26']) expect(all.filter((x) => x[0] === c && x[1] === v)).toHaveLength(7);
+      for (const v of ['go1.19', 'go1.23', 'go1.26']) expect(all.filter((x) => x[0] === c && x[1] === v)).toHaveLength(8);
     }
     // The toolchains print the header's time differently (the point of reading all three).
     const time = (v: string) => readFileSync(join(LISTINGS, 'apiproxy-leak', v, 'top.txt'), 'utf8').split('\n')[2];

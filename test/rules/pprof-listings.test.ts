@@ -70,7 +70,7 @@ describe('the incident as quoted in incidents.md', () => {
 function listingsOf(c: string): [string, string][] {
   const out: [string, string][] = [];
   for (const v of readdirSync(join(LISTINGS, c)).sort()) {
-    for (const f of readdirSync(join(LISTINGS, c, v)).filter((x) => /^(top|top-cum|traces|traces-lines|raw|tree|peek)\.txt$/.test(x)).sort()) out.push([`${v}/${f}`, join(LISTINGS, c, v, f)]);
+    for (const f of readdirSync(join(LISTINGS, c, v)).filter((x) => /^(top|top-cum|top-lines|traces|traces-lines|raw|tree|peek)\.txt$/.test(x)).sort()) out.push([`${v}/${f}`, join(LISTINGS, c, v, f)]);
   }
   return out;
 }
@@ -78,6 +78,7 @@ function listingsOf(c: string): [string, string][] {
 const CONFIDENCE: Record<string, string[]> = {
   'top.txt': ['low'],
   'top-cum.txt': ['low'],
+  'top-lines.txt': ['low'],
   'tree.txt': ['low', 'medium'],
   'peek.txt': ['low', 'medium'],
 };

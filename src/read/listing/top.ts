@@ -38,8 +38,10 @@ export function readTop(lines: readonly string[], h: ListingHeader): ListingBody
       const flat = parseCount(m[1]);
       const cum = parseCount(m[4]);
       if (c && Number.isFinite(flat) && Number.isFinite(cum)) {
-        if (c.line > 0) body.lines = true;
-        put({ func: c.func, flat, cum, inline: c.inline });
+        // With -lines a function has a row per line (disjoint goroutines): summed, as the chains keep functions only.
+        const had = c.line > 0 ? totals.get(c.func) : undefined;
+        if (had) totals.set(c.func, { ...had, flat: (had.flat ?? 0) + flat, cum: had.cum + cum, inline: had.inline && c.inline });
+        else put({ func: c.func, flat, cum, inline: c.inline });
         last = [];
         return;
       }
