@@ -245,4 +245,7 @@ for p in "${SLOW_PIDS[@]}"; do
 	cat "$BIN/${p#*:}.log" >&2
 	[[ $rc -eq 0 ]] || { echo "${p#*:}: failed (exit status $rc)" >&2; exit 1; }
 done
+# The go tool pprof listings are made from the debug=0 profiles just written: rewrite them too.
+log "pprof-listings"
+"$HERE/pprof-listings/regenerate.sh"
 log "done"

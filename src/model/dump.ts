@@ -264,6 +264,33 @@ export interface Snapshot {
    */
   readonly links: CreatorLink[];
   readonly warnings: Diagnostic[];
+  /** Read from a `go tool pprof` text listing instead of the profile itself: what that listing could show. */
+  readonly listing?: PprofListing;
+}
+
+/**
+ * A `go tool pprof` text listing of a goroutine or goroutineleak profile (what people paste instead of
+ * the profile). `-traces` and `-raw` keep each sample's stack; `-tree`/`-peek` keep only caller→callee
+ * edges with counts; `-top` keeps only per-function totals.
+ */
+export interface PprofListing {
+  /** `top` (also `-top -cum` and a pasted list of `count function` pairs), `traces`, `raw`, `tree` (also `-peek`). */
+  readonly kind: 'top' | 'traces' | 'raw' | 'tree';
+  /**
+   * How the groups were obtained: `exact` (each sample's stack as pprof printed it), `edges` (chains
+   * rebuilt from caller/callee counts), `inferred` (chains guessed from per-function totals and the
+   * runtime's known blocking chains: counts are approximate).
+   */
+  readonly groups: 'exact' | 'edges' | 'inferred';
+  /** pprof's header (`File:`, `Type:`, `Showing nodes …`) was present. */
+  readonly header: boolean;
+  /** Frames carry file:line (`-raw`, `-traces -lines`). */
+  readonly lines: boolean;
+  /** `Dropped N nodes (cum <= X)`: functions pprof left out of the listing; they are not invented. */
+  readonly droppedNodes?: number;
+  readonly droppedBelow?: number;
+  /** `File:` of the header: the program's binary name. */
+  readonly program?: string;
 }
 
 /** `count` goroutines of group `child` were created by goroutines that are in group `parent`. */

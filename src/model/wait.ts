@@ -221,6 +221,9 @@ function kindFromFrames(frames: readonly Frame[], format: DumpFormat, state: str
     if (state === 'semacquire') return 'semaphore';
     return 'unknown';
   }
+  // Parked with nothing above the park (a pprof -top listing's unexplained gopark total, a cut
+  // stack): what it waits for is unknown, not the runtime's own.
+  if (frames.length === 1 && frames[0].func === 'runtime.gopark') return 'unknown';
   // Only runtime frames (debug=1 prints such a stack in full): a goroutine the runtime owns.
   if (frames.length > 0 && frames.every((f) => f.func.startsWith('runtime.') || f.pkg === 'runtime')) return 'runtime';
   return state === 'semacquire' ? 'semaphore' : 'unknown';

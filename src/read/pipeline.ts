@@ -9,6 +9,7 @@ import type { Dump } from '../model/dump.js';
 import { DEFAULT_MAX_DECOMPRESSED, looksLikeProtobuf, maybeGunzip } from './decompress.js';
 import { InputError } from './errors.js';
 import type { ReadOptions } from './options.js';
+import { looksLikeListing, readListing } from './listing/index.js';
 import { readProtobuf } from './pprof-input.js';
 import { openSource } from './source.js';
 import { readText } from './text-input.js';
@@ -33,7 +34,7 @@ export async function readDumpFrom(
   const first = await it.next();
   if (first.done) throw new InputError(source, 'empty', 'is empty');
   const rest: AsyncIterable<Uint8Array> = { [Symbol.asyncIterator]: () => it };
-  const read = looksLikeProtobuf(first.value) ? readProtobuf : readText;
+  const read = looksLikeProtobuf(first.value) ? readProtobuf : looksLikeListing(first.value) ? readListing : readText;
   try {
     return await read(source, first.value, rest, () => gzipTruncated, opts);
   } catch (e) {

@@ -4,6 +4,7 @@
  * escaped; the client script's data is a JSON block that cannot close its <script>. No clock and no host
  * facts: the same input gives byte-identical HTML.
  */
+import { aggregateSentence } from './aggregates.js';
 import { createHash } from 'node:crypto';
 import { diff as diffAnalyses } from '../analyze/compare.js';
 import type { Analysis } from '../analyze/types.js';
@@ -126,6 +127,8 @@ export function renderHtml(input: ReportInput, opts: HtmlOptions = {}): string {
     nav.push(['diff', 'Diff']);
     body.push(section('diff', 'What changed', renderDiff(d, stacks, stackAnchor)));
   }
+  const aggregates = aggregateSentence(input);
+  if (aggregates) body.push(`<p class="muted">${esc(aggregates)}</p>`);
   if (multi) {
     nav.push(['snapshots', 'Snapshots']);
     body.push(section('snapshots', 'Snapshots', renderSnapshots(analyses)));

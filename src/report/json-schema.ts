@@ -61,6 +61,14 @@ export const reportJsonSchema = {
       snapshots: arrayOf('snapshot'),
       findings: arrayOf('finding'),
       races: arrayOf('race'),
+      // Inputs that were go tool pprof text listings (their groups exact, rebuilt from edges, or inferred).
+      aggregates: {
+        type: 'array',
+        items: object(
+          { source: str, index: nat, kind: { enum: ['top', 'traces', 'raw', 'tree'] }, groups: { enum: ['exact', 'edges', 'inferred'] } },
+          ['source', 'index', 'kind', 'groups'],
+        ),
+      },
       diff: ref('diff'),
       trend: ref('trend'),
       gate: ref('gate'),
@@ -126,6 +134,18 @@ export const reportJsonSchema = {
           type: 'array',
           items: object({ module: str, why: str }, ['module', 'why']),
         },
+        listing: object(
+          {
+            kind: { enum: ['top', 'traces', 'raw', 'tree'] },
+            groups: { enum: ['exact', 'edges', 'inferred'] },
+            header: bool,
+            lines: bool,
+            droppedNodes: nat,
+            droppedBelow: { type: 'number', minimum: 0 },
+            program: str,
+          },
+          ['kind', 'groups', 'header', 'lines'],
+        ),
         total: nat,
         declaredTotal: nat,
         truncated: bool,

@@ -5,6 +5,7 @@
  * All groups are included (`--top` does not apply); `--match` does. `trend` holds only the latest
  * snapshot (the series is in `trend`).
  */
+import { aggregateInputs } from './aggregates.js';
 import type { DiffResult } from '../analyze/compare.js';
 import type { SeriesTrend, TrendResult } from '../analyze/trend.js';
 import type { Analysis, AnalyzedGroup, SiteFrame } from '../analyze/types.js';
@@ -29,6 +30,8 @@ export function renderJson(input: ReportInput, opts: RenderOptions = {}): string
     findings: sortFindings(input.findings).map(finding),
     races: (input.races ?? []).map(race),
   };
+  const aggregates = aggregateInputs(input);
+  if (aggregates.length) doc.aggregates = aggregates.map((x) => ({ source: x.source, index: x.index, kind: x.kind, groups: x.groups }));
   if (input.diff) doc.diff = diff(input.diff, opts);
   if (input.trend) doc.trend = trend(input.trend, opts);
   if (input.gate) doc.gate = gate(input.gate);
@@ -74,6 +77,10 @@ function snapshot(a: Analysis, opts: RenderOptions): J {
       ['kind', s.context.kind], ['summary', s.context.summary], ['checker', s.context.checker],
       ['timeoutSeconds', s.context.timeoutSeconds], ['tests', s.context.tests ? [...s.context.tests] : undefined],
       ['excerpt', s.context.excerpt ? [...s.context.excerpt] : undefined],
+    ]) : undefined],
+    ['listing', s.listing ? obj([
+      ['kind', s.listing.kind], ['groups', s.listing.groups], ['header', s.listing.header], ['lines', s.listing.lines],
+      ['droppedNodes', s.listing.droppedNodes], ['droppedBelow', s.listing.droppedBelow], ['program', s.listing.program],
     ]) : undefined],
     ['total', a.total],
     ['declaredTotal', s.declaredTotal],

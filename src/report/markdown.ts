@@ -2,6 +2,7 @@
  * `--format markdown`: for PR comments and job summaries ($GITHUB_STEP_SUMMARY). GitHub-flavoured:
  * tables, `<details>` for each finding's full text and for stacks. Every string from a dump is escaped.
  */
+import { aggregateSentence } from './aggregates.js';
 import { fleetMarkdownSection } from './fleet-text.js';
 import type { Analysis, AnalyzedGroup } from '../analyze/types.js';
 import { WAIT_KINDS } from '../model/dump.js';
@@ -30,6 +31,8 @@ export function renderMarkdown(input: ReportInput, opts: RenderOptions = {}): st
   else if (input.rulesSkipped) out.push('_Rules not run (--no-rules)._');
   if (input.diff) out.push(diff(input, opts));
   if (input.trend) out.push(trend(input, opts));
+  const aggregates = input.diff || input.trend || input.gate ? aggregateSentence(input, code) : undefined;
+  if (aggregates) out.push(`_${aggregates}_`);
   const shown = input.fleet ? [] : input.command === 'inspect' || input.command === 'report' ? input.analyses : input.command === 'check' ? input.analyses.slice(-1) : [];
   for (const a of shown) out.push(snapshot(a, opts));
   if (input.races?.length) out.push(`### Data races\n\n${plural(input.races.length, 'race report')} in the input.`);
@@ -53,7 +56,7 @@ function findings(list: readonly Finding[]): string {
     sorted.map((f) => [
       f.severity === 'error' ? '**error**' : f.severity,
       md(f.title),
-      f.location ? code(`${shortFunc(f.location.func)} ${shortSite(f.location)}`) : '',
+      f.location ? code(`${shortFunc(f.location.func)} ${shortSite(f.location)}`.trim()) : '',
       fmtInt(f.evidence.goroutines),
     ]),
     [false, false, false, true],
@@ -64,7 +67,8 @@ function findings(list: readonly Finding[]): string {
 
 function details(f: Finding): string {
   const body: string[] = [];
-  if (f.location) body.push(`**Where:** ${code(f.location.func)} at ${code(fileLine(f.location))}`);
+  // A pprof listing without line numbers has the function only.
+  if (f.location) body.push(`**Where:** ${code(f.location.func)}${f.location.file ? ` at ${code(fileLine(f.location))}` : ''}`);
   body.push(`**Why:** ${mdProse(f.explanation)}`);
   const bullets = f.evidence.facts.map((fact) => `- ${mdProse(fact)}`);
   for (const g of f.evidence.groups.filter((g) => g.role !== 'root')) {

@@ -9,6 +9,7 @@ import { shortFunc } from '../model/func-name.js';
 import type { Finding } from '../rules/types.js';
 import { clip, indent, PLAIN, table } from './table-kit.js';
 import { fleetTableSection } from './fleet-text.js';
+import { aggregateSentence } from './aggregates.js';
 import { diffSection, gateSection, trendSection } from './table-compare.js';
 import {
   fileLine, fmtInt, fmtShare, fmtWait, oneLine, plural, programNote, prose, selectGroups, shortSite, siteOf, snapshotTitle, sortFindings,
@@ -24,6 +25,8 @@ export function renderTable(input: ReportInput, opts: RenderOptions = {}): strin
   out.push(findingsSection(input.findings, p, input.rulesSkipped));
   if (input.diff) out.push(diffSection(input.diff, opts, p));
   if (input.trend) out.push(trendSection(input.trend, opts, p));
+  const aggregates = input.diff || input.trend || input.gate ? aggregateSentence(input) : undefined;
+  if (aggregates) out.push(p.dim(aggregates));
   const shown = snapshotsShown(input);
   for (const a of shown) out.push(snapshotSection(a, opts, p));
   if (input.races?.length) out.push(racesSection(input.races, p));
@@ -55,11 +58,11 @@ function findingBlock(f: Finding, p: Palette): string {
   const row = (label: string, text: string) => {
     if (text.trim() !== '') lines.push(`  ${p.dim(label.padEnd(6))} ${prose(text).split('\n').join('\n         ')}`);
   };
-  if (f.location) row('where', oneLine(`${f.location.func}  ${fileLine(f.location)}`));
+  if (f.location) row('where', oneLine(`${f.location.func}  ${fileLine(f.location)}`.trimEnd()));
   row('why', f.explanation);
   for (const fact of f.evidence.facts) row('fact', oneLine(fact));
   for (const g of f.evidence.groups.filter((g) => g.role !== 'root')) {
-    const site = g.site ? ` at ${shortFunc(g.site.func)} ${shortSite(g.site)}` : '';
+    const site = g.site ? ` at ${shortFunc(g.site.func)} ${shortSite(g.site)}`.trimEnd() : '';
     row(g.role === 'consequence' ? 'then' : 'also', oneLine(`${plural(g.count, 'goroutine')} ${waitColumn({ waitKind: g.waitKind, states: [g.state] })}${site}`));
   }
   row('cause', f.cause);

@@ -161,7 +161,9 @@ export function snapshotKind(s: {
   readonly format: string;
   readonly profile: string;
   readonly headline?: { readonly kind: string; readonly message: string };
+  readonly listing?: { readonly kind: string; readonly groups: string };
 }): string {
+  if (s.listing) return listingKind(s.profile, s.listing);
   switch (s.headline?.kind) {
     case 'test-timeout':
       return 'go test timeout traceback';
@@ -186,6 +188,16 @@ export function snapshotKind(s: {
   if (s.format === 'pprof') return `${profile} profile (debug=0)`;
   if (s.format === 'debug1') return `${profile} profile (debug=1)`;
   return profile === 'goroutineleak' ? 'goroutineleak dump (debug=2)' : 'goroutine dump (debug=2)';
+}
+
+/**
+ * A `go tool pprof` text listing, saying what its groups are: `goroutine profile (go tool pprof -top
+ * listing: groups inferred from aggregates)`.
+ */
+function listingKind(profile: string, l: { readonly kind: string; readonly groups: string }): string {
+  const flag = l.kind === 'tree' ? '-tree/-peek' : `-${l.kind}`;
+  const how = l.groups === 'inferred' ? 'groups inferred from aggregates' : l.groups === 'edges' ? 'chains rebuilt from caller/callee counts' : 'exact stacks';
+  return `${profile === 'goroutineleak' ? 'goroutineleak' : 'goroutine'} profile (go tool pprof ${flag} listing: ${how})`;
 }
 
 /**

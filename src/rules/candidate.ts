@@ -4,6 +4,7 @@ import type { RaceReport } from '../model/dump.js';
 import { describe, evidenceGroup, render, templateVars } from './evidence.js';
 import { isJoinWaiter, isParked, num, pct, shortFunc, siteKey, siteOf, siteText, stateOf, waitText } from './frames.js';
 import type { LinkGraph } from './links.js';
+import { countText, listingFinding, tidy } from './listing.js';
 import type { Finding, Rule, Severity } from './types.js';
 
 /** A rule with the pack it came from. */
@@ -109,20 +110,20 @@ export function finishCandidate(c: Candidate & { severity: Severity }, a: Analys
   const vars: Record<string, string> = { ...base, ...c.vars };
   const atSite = siteCount(c);
   if (c.root && atSite !== c.root.count) {
-    vars.count = vars.rootCount = num(atSite);
+    vars.count = vars.rootCount = countText(a.snapshot, atSite);
     vars.share = pct(a.total ? atSite / a.total : 0);
   }
   if (rule.aggregate && c.root) {
     const matched = [c.root, ...c.related].reduce((n, g) => n + g.count, 0);
-    vars.count = num(matched);
+    vars.count = countText(a.snapshot, matched);
     vars.share = pct(a.total ? matched / a.total : 0);
   }
   const site = c.root ? siteOf(c.root) : undefined;
-  return {
+  return listingFinding(a.snapshot, {
     ruleId: rule.id,
     severity: c.severity,
-    title: render(variant?.title ?? rule.title, vars),
-    explanation: render(variant?.explanation ?? rule.explanation, vars),
+    title: tidy(render(variant?.title ?? rule.title, vars)),
+    explanation: tidy(render(variant?.explanation ?? rule.explanation, vars)),
     evidence: {
       groups,
       goroutines,
@@ -136,7 +137,7 @@ export function finishCandidate(c: Candidate & { severity: Severity }, a: Analys
     category: rule.category,
     confidence: c.confidence ?? CONFIDENCE[c.severity],
     pack: rule.pack,
-  };
+  });
 }
 
 /**

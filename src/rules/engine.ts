@@ -8,6 +8,7 @@ import type { RaceReport } from '../model/dump.js';
 import { union, withCascade } from './cascade.js';
 import { hasLeakProof, isLeaked, matchGroup, matchWhen, re, siteView, type FindingFacts } from './match.js';
 import { LinkGraph } from './links.js';
+import { listingVariant } from './listing.js';
 import { siteKey, siteOf } from './frames.js';
 import { textOrder } from './collate.js';
 import { finishCandidate, involved, siteCount, type Candidate, type Detector, type ResolvedRule, type RuleContext } from './candidate.js';
@@ -192,7 +193,7 @@ function score(c: Candidate, a: Analysis): (Candidate & { severity: Severity }) 
   }
   // A finding that ends up `info` without a detector's variant uses the rule's neutral `info` text,
   // if it has one: an info finding must not say "nobody sends" or "they leak too".
-  const variant = c.variant ?? (severity === 'info' && rule.variants?.info ? 'info' : undefined);
+  const variant = c.variant ?? (severity === 'info' && rule.variants?.info ? 'info' : listingVariant(a, rule.variants));
   const v = variant ? rule.variants?.[variant] : undefined;
   if (v?.omit) return null;
   if (v?.severity) severity = v.severity;

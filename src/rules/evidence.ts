@@ -1,6 +1,7 @@
 /** Evidence and template variables of a finding, from its groups. */
 import type { Analysis, AnalyzedGroup } from '../analyze/types.js';
 import { isJoinWaiter, num, pct, shortFunc, siteOf, siteText, stateOf, waitText } from './frames.js';
+import { countText, sentenceVars } from './listing.js';
 import type { EvidenceGroup } from './types.js';
 
 export type Role = EvidenceGroup['role'];
@@ -25,7 +26,8 @@ const JOIN_FUNC = /(WaitGroup|errgroup\.\(\*Group\)|Pool)\)?\.Wait$/;
 export function describe(g: AnalyzedGroup): string {
   const s = siteOf(g);
   const n = `${num(g.count)} goroutine${g.count === 1 ? '' : 's'}`;
-  const where = s ? `${shortFunc(s.func)} (${siteText(s)})` : 'an unknown site';
+  // A frame without file:line (a pprof listing) is named by its function alone.
+  const where = s ? (s.file ? `${shortFunc(s.func)} (${siteText(s)})` : shortFunc(s.func)) : 'an unknown site';
   if (isJoinWaiter(g)) {
     // The outermost join is the one the program called (errgroup.Wait over its WaitGroup.Wait).
     const join = [...g.frames].reverse().find((f) => JOIN_FUNC.test(f.func));
@@ -51,14 +53,15 @@ export function templateVars(
     .map((g) => (g.count > root.count ? `${describe(g)} (${num(root.count)} of them behind these)` : describe(g)))
     .join('; ');
   return {
-    count: num(root.count),
-    rootCount: num(root.count),
+    count: countText(a.snapshot, root.count),
+    rootCount: countText(a.snapshot, root.count),
     goroutines: num(goroutines),
     total: num(a.total),
     share: pct(root.share),
     groups: String(groups),
     site: siteText(s),
     func: s ? shortFunc(s.func) : 'an unknown function',
+    ...sentenceVars(a, root, consequences, s),
     fullFunc: s?.func ?? '',
     file: s?.file ?? '',
     line: s ? String(s.line) : '',

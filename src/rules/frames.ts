@@ -4,8 +4,9 @@ import type { Frame } from '../model/dump.js';
 
 import { enclosing, isClosure, receiverType } from '../analyze/closures.js';
 
-export { enclosing, isClosure, receiverType };
-export { shortFunc } from '../model/func-name.js';
+import { shortFunc } from '../model/func-name.js';
+
+export { enclosing, isClosure, receiverType, shortFunc };
 
 /** Base name of a file path (either separator). */
 export function baseName(file: string): string {
@@ -14,9 +15,10 @@ export function baseName(file: string): string {
 }
 
 /** `proxy_store.go:49` */
-export function siteText(f: Pick<Frame, 'file' | 'line'> | undefined): string {
+export function siteText(f: (Pick<Frame, 'file' | 'line'> & { readonly func?: string }) | undefined): string {
   if (!f) return 'an unknown site';
-  return f.line > 0 ? `${baseName(f.file)}:${f.line}` : baseName(f.file) || 'an unknown site';
+  // A frame without a file (a pprof listing without line numbers) is named by its function.
+  return f.line > 0 ? `${baseName(f.file)}:${f.line}` : baseName(f.file) || (f.func ? shortFunc(f.func) : 'an unknown site');
 }
 
 /** The frame a finding points at: the blocking site, else the first non-runtime frame, else the leaf. */

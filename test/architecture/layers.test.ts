@@ -71,10 +71,12 @@ describe('src/source/ layers', () => {
 const READ_LAYERS: readonly (readonly [layer: string, files: readonly string[]])[] = [
   // The formats' readers and what they share: text and protobuf in, snapshot builders out.
   ['formats', ['errors', 'labels', 'lines', 'context', 'excerpt', 'frame', 'leakrecord', 'unwrap', 'debug1', 'race', 'traceback', 'text', 'pprof']],
+  // go tool pprof's text listings (-top, -traces, -raw, -tree/-peek), one reader per format.
+  ['listings', ['listing/types', 'listing/header', 'listing/cells', 'listing/sniff', 'listing/infer', 'listing/top', 'listing/traces', 'listing/raw', 'listing/tree']],
   // Where bytes come from and how they are undone: files, stdin, URLs, gzip, archives.
   ['sources', ['source', 'decompress', 'archive']],
   // A format's reader fed by a byte stream, and the options of reading.
-  ['inputs', ['options', 'text-input', 'pprof-input']],
+  ['inputs', ['options', 'text-input', 'pprof-input', 'listing/index']],
   // The one path: open → gunzip → sniff → the format's reader.
   ['path', ['pipeline']],
   // Ways of using the path: one file in parts, several on worker threads, the files of an archive.
