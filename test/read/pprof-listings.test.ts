@@ -64,8 +64,8 @@ describe('go tool pprof listings made by real toolchains', () => {
     }
     // The toolchains print the header's time differently (the point of reading all three).
     const time = (v: string) => readFileSync(join(LISTINGS, 'apiproxy-leak', v, 'top.txt'), 'utf8').split('\n')[2];
-    expect(time('go1.19')).toMatch(/^Time: Nov 30, 2026 at \d+:\d\d[ap]m \(UTC\)$/);
-    expect(time('go1.26')).toMatch(/^Time: 2026-11-30 \d\d:\d\d:\d\d UTC$/);
+    expect(time('go1.19')).toMatch(/^Time: [A-Z][a-z]{2} \d{1,2}, \d{4} at \d+:\d\d[ap]m \(UTC\)$/);
+    expect(time('go1.26')).toMatch(/^Time: \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
   });
 
   for (const [c, v, f, path] of all) {
