@@ -37,13 +37,13 @@ LISTINGS=(
 	"peek:-peek=."
 )
 
-write() { # write SAMPLE LABEL
-	local s="$1" v="$2" go="${GO[$2]}" out="$HERE/$1/$2"
+write() { # write SAMPLE LABEL [PROFILE]
+	local s="$1" v="$2" go="${GO[$2]}" out="$HERE/$(basename "$1")/$2" profile="${3:-$SAMPLES/$1/goroutine.debug0.pb.gz}"
 	mkdir -p "$out"
 	for l in "${LISTINGS[@]}"; do
 		local name="${l%%:*}" flags="${l#*:}"
 		# shellcheck disable=SC2086
-		"$go" tool pprof -symbolize=none $flags "$SAMPLES/$s/goroutine.debug0.pb.gz" >"$out/$name.txt" 2>/dev/null
+		"$go" tool pprof -symbolize=none $flags "$profile" >"$out/$name.txt" 2>/dev/null
 		[[ -s "$out/$name.txt" ]] || { echo "empty listing: $out/$name.txt" >&2; exit 1; }
 	done
 	"$go" version >"$out/VERSION"
@@ -53,6 +53,8 @@ for s in "${FULL[@]}"; do
 	for v in go1.19 go1.23 go1.26; do write "$s" "$v"; done
 done
 for s in "${MORE[@]}"; do write "$s" go1.19; done
+# A goroutineleak profile (Type: goroutineleak): every leaked goroutine is proven, whatever the listing shows.
+write leakprofile/fetch-fanout go1.26 "$SAMPLES/leakprofile/fetch-fanout/goroutineleak.debug0.pb.gz"
 # -top cut to its first 10 rows (what interactive `top` shows): gopark and user functions only.
 /usr/lib/go-1.26/bin/go tool pprof -symbolize=none -top -nodecount=10 "$SAMPLES/apiproxy-leak/goroutine.debug0.pb.gz" >"$HERE/apiproxy-leak/go1.26/top-nodecount10.txt" 2>/dev/null
 # -peek of one function, as people run it: only that function's callers and callees are listed.

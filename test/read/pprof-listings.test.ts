@@ -29,6 +29,9 @@ const KIND: Record<string, { kind: string; groups: string; lines: boolean }> = {
 
 const KIND_FILES = Object.fromEntries(Object.keys(KIND).map((k) => [`${k}.txt`, true]));
 
+/** The profile a case's listings were made from, where it is not the case's goroutine.debug0.pb.gz. */
+const PROFILE: Record<string, string> = { 'fetch-fanout': join('leakprofile', 'fetch-fanout', 'goroutineleak.debug0.pb.gz') };
+
 /** Every generated listing: [case, toolchain, format, path]. */
 function generated(): [string, string, string, string][] {
   const out: [string, string, string, string][] = [];
@@ -71,9 +74,10 @@ describe('go tool pprof listings made by real toolchains', () => {
   for (const [c, v, f, path] of all) {
     it(`${c}/${v}/${f}: read as ${KIND[f].kind} with the profile's total and waits`, async () => {
       const s = await one(path);
-      const profile = await one(join(SAMPLES, c, 'goroutine.debug0.pb.gz'));
+      const profile = await one(join(SAMPLES, PROFILE[c] ?? join(c, 'goroutine.debug0.pb.gz')));
       expect(s.format).toBe('pprof');
-      expect(s.profile).toBe('goroutine');
+      expect(s.profile).toBe(c in PROFILE ? 'goroutineleak' : 'goroutine');
+      expect(s.profile).toBe(profile.profile);
       expect(s.listing).toMatchObject({ ...KIND[f], header: true });
       expect(s.capturedAt?.slice(0, 10)).toBe(profile.capturedAt?.slice(0, 10));
       if (f !== 'raw' && f !== 'traces' && f !== 'traces-lines') expect(s.declaredTotal).toBe(profile.total);

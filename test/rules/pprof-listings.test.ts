@@ -129,6 +129,15 @@ describe('diagnoses from every generated listing', () => {
     });
   }
 
+  for (const [name, path] of listingsOf('fetch-fanout')) {
+    it(`goroutineleak profile of fetch-fanout ${name}: the runtime's proof, at the leaked send, and nothing guessed beside it`, async () => {
+      const [fs] = await findingsOf(path);
+      expect(serious(fs).map((f) => f.ruleId)).toEqual(['core/leaked']);
+      expect(fs[0].severity).toBe('error');
+      expect(fs[0].evidence.groups.find((g) => g.role === 'root')?.site?.func).toBe('example.com/fetchgw/internal/fetch.(*Gateway).FirstAnswer.func1');
+    });
+  }
+
   for (const [name, path] of listingsOf('lock-pileup')) {
     it(`lock-pileup ${name}: the goroutines queued in Table.Add, never an error without the holder`, async () => {
       const [fs] = await findingsOf(path);
