@@ -9,10 +9,12 @@ import type { Analysis, AnalyzedGroup } from '../../analyze/types.js';
 import type { WaitKind } from '../../model/dump.js';
 import { siteAtEntry } from '../frames.js';
 
-/** Working or waiting on others' work: not parked in a loop of its own. */
-const BUSY: ReadonlySet<WaitKind> = new Set<WaitKind>([
-  'running', 'runnable', 'waitgroup', 'mutex', 'rwmutex', 'semaphore', 'cond', 'syscall', 'io', 'unknown',
-]);
+/**
+ * Computing (running, runnable) or waiting on their own workers (WaitGroup, semaphore). Not parked on
+ * a channel or a select: a request handler parked there may be the one that abandoned the loops, and
+ * debug=1 (state unknown) cannot tell one from the other.
+ */
+const BUSY: ReadonlySet<WaitKind> = new Set<WaitKind>(['running', 'runnable', 'waitgroup', 'semaphore']);
 
 /** `pkg.(*T).m…` → `pkg.T`; undefined for plain functions and closures of functions. */
 export function receiverType(func: string): string | undefined {
@@ -46,8 +48,6 @@ export function ownerInUse(a: Analysis, g: AnalyzedGroup): { type: string; count
     if (h === g || !BUSY.has(h.waitKind) || h.blockingSite?.func === site.func || isProcessMain(h)) continue;
     const f = h.frames.find((x) => x.func !== site.func && ((type && receiverType(x.func) === type) || x.pkg === pkg));
     if (!f) continue;
-    // debug=1 hides every state: there, a busy owner must not itself be a big set of one stack.
-    if (h.waitKind === 'unknown' && h.count * 2 > g.count) continue;
     count += h.count;
     func ||= f.func;
   }
