@@ -62,3 +62,44 @@ describe('loops of a request in flight', () => {
     expect(hidden(runRules(analysis([loop('unknown'), executor('unknown'), idle])))[0]?.severity).toBe('warning');
   });
 });
+
+describe('receivers beside busy possible senders', () => {
+  const receivers = group({
+    count: 60,
+    waitKind: 'chan-receive',
+    state: 'chan receive',
+    frames: [
+      'runtime.gopark @ /usr/lib/go/src/runtime/proc.go:363',
+      'runtime.chanrecv1 @ /usr/lib/go/src/runtime/chan.go:442',
+      'example.com/db/api.(*Handler).result @ /src/db/api/handler.go:550',
+      'example.com/db/api.(*Handler).serveQuery @ /src/db/api/handler.go:530',
+    ],
+    creator: 'example.com/db/api.(*Handler).Submit @ /src/db/api/handler.go:500',
+  });
+  const computing = (creator: string) =>
+    group({
+      count: 20,
+      waitKind: 'runnable',
+      state: 'runnable',
+      frames: ['example.com/db/engine.(*cursor).next @ /src/db/engine/cursor.go:12', 'example.com/db/query.(*Executor).run @ /src/db/query/exec.go:51'],
+      creator,
+    });
+  const recvFinding = (fs: ReturnType<typeof runRules>) => fs.find((f) => f.ruleId === 'core/blocked-receive');
+
+  it('says "nobody sends" (error) when nothing of the program is computing', () => {
+    const f = recvFinding(runRules(analysis([receivers, idle])));
+    expect(f?.severity).toBe('error');
+    expect(f?.title).toMatch(/nobody sends/);
+  });
+
+  it('is info, without "nobody sends", while executors started elsewhere are runnable', () => {
+    const f = recvFinding(runRules(analysis([receivers, computing('example.com/db/query.(*Executor).Execute @ /src/db/query/exec.go:30'), idle])));
+    expect(f?.severity).toBe('info');
+    expect(f?.title).not.toMatch(/nobody sends/);
+  });
+
+  it("the receivers' own siblings (same creator) computing are no senders", () => {
+    const f = recvFinding(runRules(analysis([receivers, computing('example.com/db/api.(*Handler).Submit @ /src/db/api/handler.go:500'), idle])));
+    expect(f?.severity).toBe('error');
+  });
+});

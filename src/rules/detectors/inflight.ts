@@ -57,3 +57,21 @@ export function ownerInUse(a: Analysis, g: AnalyzedGroup): { type: string; count
 export function inFlightFact(o: { type: string; count: number; func: string }): string {
   return `${o.count} busy goroutine${o.count === 1 ? '' : 's'} are busy in ${o.type} (${o.func}): work of a request in flight in this snapshot; compare two dumps to tell a leak`;
 }
+
+/**
+ * Running or runnable goroutines in the program's code (a non-runtime, non-stdlib frame), started
+ * elsewhere than the receivers `g` (a receiver's siblings are not its senders): goroutines that could
+ * send on the channel `g` waits on and are busy computing. Without channel identities (no creator ids
+ * before Go 1.21), "nobody sends" cannot be claimed beside them in one snapshot.
+ */
+export function busySenders(a: Analysis, g: AnalyzedGroup): number {
+  let n = 0;
+  for (const h of a.groups) {
+    if (h === g || (h.waitKind !== 'running' && h.waitKind !== 'runnable')) continue;
+    if (h.creator && g.creator && h.creator.func === g.creator.func) continue;
+    if (h.blockingSite && g.blockingSite && h.blockingSite.func === g.blockingSite.func) continue;
+    if (h.frames.some((f) => f.pkg === 'runtime/pprof')) continue;
+    if (h.frames.some((f) => f.origin === 'user' || f.origin === 'dependency')) n += h.count;
+  }
+  return n;
+}
