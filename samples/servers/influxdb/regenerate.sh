@@ -11,17 +11,7 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$HERE/../lib/common.sh"
 OUT="$HERE/dumps"; mkdir -p "$OUT"
-API=http://127.0.0.1:8086
-influxd config 2>/dev/null \
-	| sed -e "s#/var/lib/influxdb#$WORK/influxdb#" -e 's#bind-address = ":#bind-address = "127.0.0.1:#' \
-		-e 's#^  log-enabled = true#  log-enabled = false#' -e 's#query-log-enabled = true#query-log-enabled = false#' \
-		-e 's#reporting-disabled = false#reporting-disabled = true#' >"$WORK/influxdb.conf"
-python3 - "$WORK/points.txt" <<'PY'
-import sys
-with open(sys.argv[1], 'w') as f:
-    for i in range(100000):
-        f.write(f'cpu,host=h{i % 50},region=r{i % 7} usage={i % 100}.5,idle={(i * 7) % 100}.25 {1500000000000000000 + i * 1000000000}\n')
-PY
+source "$HERE/setup.sh"
 start() {
 	influxd run -config "$WORK/influxdb.conf" 2>"$WORK/influxd-$1.log" &
 	INFLUXD=$!; PIDS+=("$INFLUXD")

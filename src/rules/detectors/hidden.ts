@@ -16,6 +16,7 @@
 import type { Analysis, AnalyzedGroup } from '../../analyze/types.js';
 import { consequencesOf } from '../cascade.js';
 import { candidate, siteCount, type Detector } from '../candidate.js';
+import { ownerInUse } from './inflight.js';
 import { proportionalSets } from './scale.js';
 import { countsAgree } from '../links.js';
 import { isJoinWaiter, num, shortFunc, siteAtEntry, siteOf, siteText } from '../frames.js';
@@ -110,6 +111,8 @@ export const hiddenStateDetector: Detector = {
     // biggest is a second leak, unless it scales with other groups (per-object workers).
     const set = count >= ctx.param(rule, 'setCount', 500) && share >= ctx.param(rule, 'setShare', 0.1) && !inProportionalSet(a, g);
     if (!big && !dominant && !set) return null;
+    // Loops whose owner objects other goroutines are still working with: a request in flight.
+    if (!big && ownerInUse(a, g)) return null;
     return {
       ...c,
       confidence: 'low',

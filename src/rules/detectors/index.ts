@@ -11,7 +11,7 @@ import { poolDetector } from './pool.js';
 import { provenDetector } from './proven.js';
 import { raceDetector } from './race.js';
 import { streamingBodiesDetector } from './streams.js';
-import { longParkDetector, loopsDetector, proportionalDetector } from './scale.js';
+import { busySendersDetector, longParkDetector, loopsDetector, proportionalDetector } from './scale.js';
 import { heldLockDetector, selfLockDetector, stuckWaitDetector } from './waitfor.js';
 
 export const DETECTORS: Readonly<Record<string, Detector>> = {
@@ -35,4 +35,5 @@ export const DETECTORS: Readonly<Record<string, Detector>> = {
   backpressure: backpressureDetector,
   'grpc-conns': grpcConnsDetector,
   'streaming-bodies': streamingBodiesDetector,
+  'busy-senders': busySendersDetector,
 };

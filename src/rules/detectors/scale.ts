@@ -10,6 +10,7 @@
 import type { Analysis, AnalyzedGroup } from '../../analyze/types.js';
 import { candidate, type Detector, type ResolvedRule, type RuleContext } from '../candidate.js';
 import { isJoinWaiter, isParked, looksStuck, num } from '../frames.js';
+import { busySenders, inFlightFact, ownerInUse } from './inflight.js';
 import { roleOf } from './roles.js';
 
 const memo = new WeakMap<Analysis, Map<string, AnalyzedGroup[][]>>();
@@ -93,10 +94,14 @@ function memberSet(ctx: RuleContext, rule: ResolvedRule): Set<AnalyzedGroup> {
 }
 
 export const loopsDetector: Detector = {
-  description: 'marks a loop group that scales with others (params of `proportional`) as `variant: proportional`',
+  description: 'marks a loop group that scales with others (params of `proportional`) as `variant: proportional`; info when its owner objects are in use by busy goroutines (a request in flight)',
   refine(ctx, rule, c) {
     if (!c.root) return c;
-    return memberSet(ctx, rule).has(c.root) ? { ...c, variant: 'proportional' } : c;
+    if (memberSet(ctx, rule).has(c.root)) return { ...c, variant: 'proportional' };
+    // Per-request loops beside busy users of their objects: in flight, unless past a process-size pile.
+    const owner = c.root.count < ctx.param(rule, 'inFlightMax', 1000) ? ownerInUse(ctx.analysis, c.root) : undefined;
+    if (!owner) return c;
+    return { ...c, severity: 'info', variant: 'info', facts: [...c.facts, inFlightFact(owner)] };
   },
 };
 
@@ -120,6 +125,21 @@ export const longParkDetector: Detector = {
       ...c,
       vars: { ...c.vars, typical: `${typical} minute${typical === 1 ? '' : 's'}` },
       facts: [...c.facts, `other parked goroutines: median wait ${typical} minutes`],
+    };
+  },
+};
+
+export const busySendersDetector: Detector = {
+  description: 'receivers beside running/runnable goroutines of the program started elsewhere (busy possible senders): info, never "nobody sends"',
+  refine(ctx, rule, c) {
+    if (!c.root || c.root.leaked || c.severity === 'info') return c;
+    const n = busySenders(ctx.analysis, c.root);
+    if (n < ctx.param(rule, 'minBusySenders', 2)) return c;
+    return {
+      ...c,
+      severity: 'info',
+      variant: c.variant ?? 'info',
+      facts: [...c.facts, `${n} goroutines of the program, started elsewhere, are running or runnable: possible senders still computing, so nobody-sends is not claimed from one snapshot`],
     };
   },
 };
