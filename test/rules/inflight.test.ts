@@ -98,6 +98,13 @@ describe('receivers beside busy possible senders', () => {
     expect(f?.title).not.toMatch(/nobody sends/);
   });
 
+  it('keeps "nobody sends" for receivers that have waited minutes, whatever else is computing', () => {
+    const waited = { ...receivers, wait: { min: 12, max: 40, stamped: receivers.count } };
+    const f = recvFinding(runRules(analysis([waited, computing('example.com/db/query.(*Executor).Execute @ /src/db/query/exec.go:30'), idle])));
+    expect(f?.severity).toBe('error');
+    expect(f?.title).toMatch(/nobody sends/);
+  });
+
   it("the receivers' own siblings (same creator) computing are no senders", () => {
     const f = recvFinding(runRules(analysis([receivers, computing('example.com/db/api.(*Handler).Submit @ /src/db/api/handler.go:500'), idle])));
     expect(f?.severity).toBe('error');

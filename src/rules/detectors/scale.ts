@@ -133,6 +133,8 @@ export const busySendersDetector: Detector = {
   description: 'receivers beside running/runnable goroutines of the program started elsewhere (busy possible senders): info, never "nobody sends"',
   refine(ctx, rule, c) {
     if (!c.root || c.root.leaked || c.severity === 'info') return c;
+    // A receiver that has waited a minute or more is not waiting on a sender still computing.
+    if (c.root.wait?.stamped) return c;
     const n = busySenders(ctx.analysis, c.root);
     if (n < ctx.param(rule, 'minBusySenders', 2)) return c;
     return {
