@@ -112,6 +112,7 @@ export async function explainWithSource(findings: Finding[], analyses: Analysis[
       const more = files.skipped.size > 3 ? ` and ${files.skipped.size - 3} more` : '';
       warnings.add(`source: skipped ${list}${more}: larger than ${((opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES) / 1048576).toFixed(0)} MB (raise with --source-max-file-size)`);
     }
+    for (const n of ws.notes) warnings.add(`source: ${n}`);
     if (ws.limited) warnings.add(`source: ${opts.sourceDir} is large; channels were not followed into every package that uses them`);
     return { findings: out, warnings: [...warnings] };
   } finally {

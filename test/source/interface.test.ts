@@ -1,0 +1,39 @@
+/**
+ * A channel passed to an interface method: followed into the implementation when exactly one type of
+ * the checkout (test code left out for a call outside it) has the interface's methods; otherwise the
+ * candidates are named and none is picked.
+ */
+import { describe, expect, it } from 'vitest';
+import { explainWithSource } from '../../src/source/index.js';
+import { findingAt, fixture, markers } from './helpers.js';
+
+const stuck = (name: string) => {
+  const fx = fixture(name, 'reader.go');
+  const m = markers(fx.path);
+  const f = findingAt({ file: fx.printed, line: m.BLOCKED[0], waitKind: 'chan-send', func: 'fixture.produce.func1' });
+  return { fx, m, f };
+};
+
+describe('interface calls on the path', () => {
+  it('one implementation (and one in test code): its early return is the cause', async () => {
+    const { fx, m, f } = stuck('interface-reader');
+    const r = await explainWithSource([f], [], { sourceDir: fx.dir });
+    const causes = r.findings[0].causeLocations ?? [];
+    expect(causes.map((c) => c.line)).toContain(m.CAUSE[0]);
+    expect(causes.every((c) => !c.file.endsWith('_test.go'))).toBe(true);
+    expect(r.warnings.join('\n')).not.toMatch(/not certain/);
+  });
+
+  it('two implementations: none is picked, and the note names both (not the test one)', async () => {
+    const { fx, f } = stuck('interface-readers');
+    const r = await explainWithSource([f], [], { sourceDir: fx.dir });
+    const causes = r.findings[0].causeLocations ?? [];
+    expect(causes.every((c) => !c.file.endsWith('_test.go'))).toBe(true);
+    expect(causes.some((c) => c.kind === 'consumer-exit')).toBe(false);
+    const note = r.warnings.find((w) => w.includes('not certain'));
+    expect(note).toMatch(/^source: the code behind interface reader \(read, called at reader\.go:34\) is not certain: 2 implementations in the checkout: /);
+    expect(note).toMatch(/stopper\.read \(reader\.go:12\)/);
+    expect(note).toMatch(/drainer\.read \(other\.go:6\)/);
+    expect(note).not.toMatch(/fake/);
+  });
+});
