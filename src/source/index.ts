@@ -79,6 +79,8 @@ export async function explainWithSource(findings: Finding[], analyses: Analysis[
   const files = await GoFiles.open(opts.maxFileBytes);
   const ws = new Workspace(index, files);
   const checks = new WaitForChecks(ws);
+  for (const a of analyses) for (const g of a.groups) for (const fr of g.frames) addMethod(ws.stackMethods, fr.func);
+  for (const f of findings) for (const fr of f.evidence.stack) addMethod(ws.stackMethods, fr.func);
   try {
     const out = findings.map((finding, i) => {
       const t = wanted[i];
@@ -118,6 +120,12 @@ export async function explainWithSource(findings: Finding[], analyses: Analysis[
   } finally {
     files.dispose();
   }
+}
+
+/** `LRU.Contains` for a frame `pkg/path.(*LRU).Contains` (methods only; closures inside them too). */
+function addMethod(out: Set<string>, func: string): void {
+  const m = /\.\(?\*?(\w+)(?:\[[^\]]*\])?\)?\.(\w+)/.exec(func.slice(func.lastIndexOf('/') + 1));
+  if (m && /^\(|^[A-Za-z_]/.test(m[1])) out.add(`${m[1]}.${m[2]}`);
 }
 
 /** Causes that say the other side of a channel has gone. */

@@ -4,8 +4,9 @@
  * candidates are named and none is picked.
  */
 import { describe, expect, it } from 'vitest';
+import type { AnalyzedGroup } from '../../src/analyze/types.js';
 import { explainWithSource } from '../../src/source/index.js';
-import { findingAt, fixture, markers } from './helpers.js';
+import { caseAt, findingAt, fixture, markers } from './helpers.js';
 
 const stuck = (name: string) => {
   const fx = fixture(name, 'reader.go');
@@ -35,5 +36,15 @@ describe('interface calls on the path', () => {
     expect(note).toMatch(/stopper\.read \(reader\.go:12\)/);
     expect(note).toMatch(/drainer\.read \(other\.go:6\)/);
     expect(note).not.toMatch(/fake/);
+  });
+
+  it('two implementations, one running in the dump: that one is followed', async () => {
+    const fx = fixture('interface-readers', 'reader.go');
+    const m = markers(fx.path);
+    const { finding, analyses } = caseAt({ file: fx.printed, line: m.BLOCKED[0], waitKind: 'chan-send', func: 'fixture.produce.func1' });
+    const reader = { ...analyses[0].groups[0], id: 'g2', waitKind: 'chan-receive' as const, frames: [{ func: 'fixture.stopper.read', pkg: 'fixture', file: fx.printed, line: 13, inlined: false, origin: 'user' as const, index: 0 }] } as AnalyzedGroup;
+    const r = await explainWithSource([finding], [{ ...analyses[0], groups: [analyses[0].groups[0], reader] }], { sourceDir: fx.dir });
+    expect((r.findings[0].causeLocations ?? []).map((c) => c.line)).toContain(m.CAUSE[0]);
+    expect(r.warnings.join('\n')).not.toMatch(/not certain/);
   });
 });

@@ -40,6 +40,8 @@ export interface Packages {
   importersOf(pkg: GoPackage): GoPackage[];
   /** Say something about the resolution (an interface call whose implementation is not certain). */
   note?(msg: string): void;
+  /** Does a frame of the dump run method `Type.method` (`LRU.Contains` for `pkg.(*LRU).Contains`)? */
+  onStack?(typeMethod: string): boolean;
 }
 export type Callee = { fn: FuncInfo; exact: boolean } | 'external' | undefined;
 
@@ -289,6 +291,10 @@ export class GoPackage {
     }
     const found = all.filter((x) => !isTest(x.file) || isTest(file));
     if (found.length === 1) return { fn: found[0], exact: false };
+    // The one the dump shows running (other than the method making the call: a wrapper calling its inner value).
+    const inside = (x: FuncInfo) => x.file === file && x.node.startIndex <= call.startIndex && x.node.endIndex >= call.endIndex;
+    const seen = found.filter((x) => !inside(x) && this.ws.onStack?.(`${x.recv!.slice(x.recv!.lastIndexOf('#') + 1)}.${method}`));
+    if (seen.length === 1) return { fn: seen[0], exact: false };
     const at = `${file.rel}:${call.startPosition.row + 1}`;
     const list = found.slice(0, 4).map((x) => `${x.recv!.slice(x.recv!.lastIndexOf('#') + 1)}.${method} (${x.file.rel}:${x.node.startPosition.row + 1})`).join(', ');
     const more = found.length > 4 ? ` and ${found.length - 4} more` : '';

@@ -79,6 +79,13 @@ export class Workspace implements Packages {
     this.modules.sort((a, b) => b.path.length - a.path.length);
   }
 
+  /** `Type.method` of the dump's method frames (set by the caller). */
+  stackMethods = new Set<string>();
+
+  onStack(typeMethod: string): boolean {
+    return this.stackMethods.has(typeMethod);
+  }
+
   note(msg: string): void {
     if (this.notes.size < MAX_NOTES) this.notes.add(msg);
   }
