@@ -4,9 +4,13 @@
  * candidates are named and none is picked.
  */
 import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
 import type { AnalyzedGroup } from '../../src/analyze/types.js';
 import { explainWithSource } from '../../src/source/index.js';
-import { caseAt, findingAt, fixture, markers } from './helpers.js';
+import { analyze } from '../../src/analyze/index.js';
+import { readDump } from '../../src/read/index.js';
+import { runRules } from '../../src/rules/index.js';
+import { caseAt, FIXTURES, findingAt, fixture, markers } from './helpers.js';
 
 const stuck = (name: string) => {
   const fx = fixture(name, 'reader.go');
@@ -46,5 +50,16 @@ describe('interface calls on the path', () => {
     const r = await explainWithSource([finding], [{ ...analyses[0], groups: [analyses[0].groups[0], reader] }], { sourceDir: fx.dir });
     expect((r.findings[0].causeLocations ?? []).map((c) => c.line)).toContain(m.CAUSE[0]);
     expect(r.warnings.join('\n')).not.toMatch(/not certain/);
+  });
+
+  it('a real Go 1.19 dump (fixtures/iface-real, regenerate.sh): the reader is not running, two implementations: said, none picked', async () => {
+    const dir = join(FIXTURES, 'iface-real');
+    const d = await readDump(join(dir, 'goroutine.debug2.txt'));
+    const analyses = d.snapshots.map((s) => analyze(s));
+    const findings = analyses.flatMap((a) => runRules(a));
+    const r = await explainWithSource(findings, analyses, { sourceDir: dir });
+    expect(r.warnings.join('\n')).toMatch(/interface sink \(consume, called at main\.go:49\) is not certain: 2 implementations in the checkout: stopper\.consume \(main\.go:19\), drainer\.consume \(main\.go:30\)/);
+    const causes = r.findings.flatMap((f) => f.causeLocations ?? []);
+    expect(causes.some((c) => c.line === 19 || c.line === 22 || c.line === 30)).toBe(false);
   });
 });
