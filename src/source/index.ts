@@ -243,7 +243,8 @@ function explainOne(t0: Target, ws: Workspace, warnings: Set<string>): { causes:
   let t = t0;
   let mismatch = stackMismatch(t, ws);
   let realigned: string | undefined;
-  if (mismatch) {
+  // A small offset, when it is certain, is re-aligned (explain/realign.ts).
+  {
     const fileOf = (i: number) => {
       const fr = t.frames[i];
       const l = fr.file && !isStd(fr) ? ws.index.locate(fr.file, fr.pkg) : undefined;

@@ -28,4 +28,13 @@ describe('re-aligning a small offset', () => {
     expect(r.warnings.join('\n')).toMatch(/does not match the dump at consumer\.go \(line 17 is blank/);
     expect(r.warnings.join('\n')).not.toMatch(/re-aligned/);
   });
+
+  it('a blocking line with neither the operation nor a call (`}`) is re-aligned too when one offset fits', async () => {
+    const fx = fixture('realigned-consumer', 'consumer.go');
+    // dump line 22 is the closing `}` of emit here: the send is one line above.
+    const f = findingAt({ file: fx.printed, line: 22, waitKind: 'chan-send', func: 'fixture.emit', callers: [{ func: 'fixture.produce.func1', file: fx.printed, line: 12 }] });
+    const r = await explainWithSource([f], [], { sourceDir: fx.dir });
+    expect(r.warnings.join('\n')).toMatch(/re-aligned consumer\.go by -1 line in emit \(dump line 22 → 21\)/);
+    expect(r.findings[0].causeLocations?.[0]).toMatchObject({ line: 28, kind: 'consumer-exit', confidence: 'high' });
+  });
 });

@@ -1,6 +1,7 @@
 /**
  * Small line offsets (a comment or blank line added above a function since the binary was built):
- * when a frame's line cannot be the line it ran (see mismatch.ts), the frames of the same function are
+ * when a frame's line cannot be the line it ran (see mismatch.ts), or the blocking frame's line has
+ * neither the operation the dump waits in nor any call (`}`, `continue`), the frames of the same function are
  * tried at line + k for a small k. The offset is taken only when exactly one k (smallest first, + and −
  * not both) puts every frame of that function on a line of the same top-level function that does what
  * the frame needs: the blocking operation for the innermost frame, a call of the next frame's function
@@ -63,6 +64,13 @@ function declAt(file: GoFile, line: number): string {
   return n?.childForFieldName('name')?.text ?? '';
 }
 
+/** A code line that cannot block the way the dump says: neither the operation nor any call (`}`, `continue`). */
+function offBlocking(file: GoFile, line: number, waitKind: WaitKind): boolean {
+  const op = BLOCKING[waitKind];
+  const text = file.lines[line - 1]?.replace(/\/\/.*$/, '') ?? '';
+  return !!op && text.trim() !== '' && !op.test(text) && !text.includes('(');
+}
+
 /** Can frame `i` of `frames` have run `file:line`? */
 function fits(file: GoFile, line: number, frames: readonly Frame[], i: number, at: number, waitKind: WaitKind): boolean {
   const fr = frames[i];
@@ -93,7 +101,7 @@ export function realign(frames: readonly Frame[], at: number, waitKind: WaitKind
   const out: Shifted[] = [];
   for (const idx of groups.values()) {
     const file = fileOf(idx[0])!;
-    if (!idx.some((i) => frameMismatch(file, frames[i].line, frames[i].func))) continue;
+    if (!idx.some((i) => frameMismatch(file, frames[i].line, frames[i].func) || (i === at && offBlocking(file, frames[i].line, waitKind)))) continue;
     const all = (k: number) => idx.every((i) => fits(file, frames[i].line + k, frames, i, at, waitKind));
     let found: number | undefined;
     for (let d = 1; d <= MAX_SHIFT && found === undefined; d++) {
