@@ -15,6 +15,7 @@ import type { Frame, WaitKind } from '../model/dump.js';
 import type { CauseLocation, Finding } from '../rules/types.js';
 import { lower, settle, type Cause, type CauseKind, type Site, type SiteResult } from './explain/cause.js';
 import { frameMismatch } from './explain/mismatch.js';
+import { realign, topName, type Shifted } from './explain/realign.js';
 import type { Confirmation } from './explain/confirm.js';
 import { explainChannelSite } from './explain/channels.js';
 import { excerpt } from './explain/excerpt.js';
@@ -78,6 +79,8 @@ export async function explainWithSource(findings: Finding[], analyses: Analysis[
   const files = await GoFiles.open(opts.maxFileBytes);
   const ws = new Workspace(index, files);
   const checks = new WaitForChecks(ws);
+  for (const a of analyses) for (const g of a.groups) for (const fr of g.frames) addMethod(ws.stackMethods, fr.func);
+  for (const f of findings) for (const fr of f.evidence.stack) addMethod(ws.stackMethods, fr.func);
   try {
     const out = findings.map((finding, i) => {
       const t = wanted[i];
@@ -87,7 +90,8 @@ export async function explainWithSource(findings: Finding[], analyses: Analysis[
         const one = t ? explainOne(t, ws, warnings) : { causes: [] };
         const check = a ? checks.check(finding, a) : undefined;
         const inTest = (c: Cause) => !c.file.rel.endsWith('_test.go') || !!t?.frames.some((fr) => /_test\.go$/.test(fr.file));
-        const checked = (check?.causes ?? []).filter(inTest).map((c) => (one.mismatch ? { ...c, confidence: lower(c.confidence, false) } : c));
+        // A re-aligned stack: the wait-for check read the dump's own lines, so it says nothing here.
+        const checked = (one.realigned ? [] : check?.causes ?? []).filter(inTest).map((c) => (one.mismatch ? { ...c, confidence: lower(c.confidence, false) } : c));
         // A confirmed lock held while blocked shows the other side alive, queued for the lock: code
         // saying that side is gone (a loop that exited, a receiver that returned) is off the path
         // unless a goroutine of the dump runs it.
@@ -96,8 +100,9 @@ export async function explainWithSource(findings: Finding[], analyses: Analysis[
         const causes = check ? settle([...checked, ...generic]) : generic;
         let withCauses = causes.length === 0 ? finding : { ...finding, causeLocations: [...(finding.causeLocations ?? []), ...causes.map((c) => toLocation(c, opts.sourceDir))] };
         if (one.mismatch) withCauses = mismatched(withCauses, one.mismatch);
+        if (one.realigned) withCauses = { ...withCauses, evidence: { ...withCauses.evidence, facts: [...withCauses.evidence.facts, `source: ${one.realigned}`] } };
         // A checkout that does not match the dump confirms nothing.
-        return a && !one.mismatch ? withConfirmation(withCauses, check?.confirmation ?? fromCauses(causes)) : withCauses;
+        return a && !one.mismatch && !one.realigned ? withConfirmation(withCauses, check?.confirmation ?? fromCauses(causes)) : withCauses;
       } catch (e) {
         const where = t ? `${t.site.file}:${t.site.line}` : finding.location ? `${finding.location.file}:${finding.location.line}` : finding.ruleId;
         warnings.add(`source: could not analyse ${where}: ${(e as Error).message}`);
@@ -109,11 +114,18 @@ export async function explainWithSource(findings: Finding[], analyses: Analysis[
       const more = files.skipped.size > 3 ? ` and ${files.skipped.size - 3} more` : '';
       warnings.add(`source: skipped ${list}${more}: larger than ${((opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES) / 1048576).toFixed(0)} MB (raise with --source-max-file-size)`);
     }
+    for (const n of ws.notes) warnings.add(`source: ${n}`);
     if (ws.limited) warnings.add(`source: ${opts.sourceDir} is large; channels were not followed into every package that uses them`);
     return { findings: out, warnings: [...warnings] };
   } finally {
     files.dispose();
   }
+}
+
+/** `LRU.Contains` for a frame `pkg/path.(*LRU).Contains` (methods only; closures inside them too). */
+function addMethod(out: Set<string>, func: string): void {
+  const m = /\.\(?\*?(\w+)(?:\[[^\]]*\])?\)?\.(\w+)/.exec(func.slice(func.lastIndexOf('/') + 1));
+  if (m && /^\(|^[A-Za-z_]/.test(m[1])) out.add(`${m[1]}.${m[2]}`);
 }
 
 /** Causes that say the other side of a channel has gone. */
@@ -227,14 +239,48 @@ function target(f: Finding, analyses: Analysis[]): Target | undefined {
   return { waitKind, frames, at, site: frames[at], peers, others };
 }
 
-function explainOne(t: Target, ws: Workspace, warnings: Set<string>): { causes: Cause[]; mismatch?: string } {
+function explainOne(t0: Target, ws: Workspace, warnings: Set<string>): { causes: Cause[]; mismatch?: string; realigned?: string } {
+  let t = t0;
+  let mismatch = stackMismatch(t, ws);
+  let realigned: string | undefined;
+  // A small offset, when it is certain, is re-aligned (explain/realign.ts).
+  {
+    const fileOf = (i: number) => {
+      const fr = t.frames[i];
+      const l = fr.file && !isStd(fr) ? ws.index.locate(fr.file, fr.pkg) : undefined;
+      return l ? ws.file(l.rel) : undefined;
+    };
+    const shifts = realign(t.frames, t.at, t.waitKind, fileOf);
+    if (shifts && shifts.length > 0) {
+      const by = new Map(shifts.map((s) => [s.index, s.k]));
+      const frames = t.frames.map((fr, i) => (by.has(i) ? { ...fr, line: fr.line + by.get(i)! } : fr));
+      const moved = { ...t, frames, site: frames[t.at] };
+      if (!stackMismatch(moved, ws)) {
+        t = moved;
+        mismatch = undefined;
+        realigned = realignNote(shifts, t0.frames);
+        warnings.add(`source: ${realigned}`);
+      }
+    }
+  }
   const causes = explainSite(t, ws, warnings);
-  const mismatch = stackMismatch(t, ws);
   if (mismatch) warnings.add(`source: the source does not match the dump at ${mismatch}`);
   // Code of a test file explains the test's own goroutines only.
   const inTest = t.frames.some((fr) => /_test\.go$/.test(fr.file));
   const kept = inTest ? causes : causes.filter((c) => !c.file.rel.endsWith('_test.go'));
-  return { causes: mismatch ? kept.map((c) => ({ ...c, confidence: lower(c.confidence, false) })) : kept, ...(mismatch ? { mismatch } : {}) };
+  return { causes: mismatch ? kept.map((c) => ({ ...c, confidence: lower(c.confidence, false) })) : kept, ...(mismatch ? { mismatch } : {}), ...(realigned ? { realigned } : {}) };
+}
+
+/** `re-aligned FILE by +k lines in FUNC (dump line L → L+k), …`. */
+function realignNote(shifts: readonly Shifted[], frames: readonly Frame[]): string {
+  const per = new Map<string, Shifted[]>();
+  for (const s of shifts) per.set(`${s.rel}\u0000${s.k}\u0000${topName(frames[s.index].func)}`, [...(per.get(`${s.rel}\u0000${s.k}\u0000${topName(frames[s.index].func)}`) ?? []), s]);
+  const parts = [...per.values()].map((g) => {
+    const { rel, k } = g[0];
+    const lines = g.map((s) => `${frames[s.index].line} → ${frames[s.index].line + k}`).join(', ');
+    return `${rel} by ${k > 0 ? '+' : ''}${k} line${Math.abs(k) === 1 ? '' : 's'} in ${topName(frames[g[0].index].func)} (dump line ${lines})`;
+  });
+  return `the source is offset from the dump; re-aligned ${parts.join('; ')}: the function's lines at that offset do what the frames need`;
 }
 
 /** The first frame of the stack whose line cannot be in the checkout's file: `FILE (why)`. */

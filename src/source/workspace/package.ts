@@ -38,6 +38,10 @@ export interface Packages {
   /** The directory holding import path `path`, when it is in the checkout. */
   dirOfImport(path: string): string | undefined;
   importersOf(pkg: GoPackage): GoPackage[];
+  /** Say something about the resolution (an interface call whose implementation is not certain). */
+  note?(msg: string): void;
+  /** Does a frame of the dump run method `Type.method` (`LRU.Contains` for `pkg.(*LRU).Contains`)? */
+  onStack?(typeMethod: string): boolean;
 }
 export type Callee = { fn: FuncInfo; exact: boolean } | 'external' | undefined;
 
@@ -62,6 +66,9 @@ export class GoPackage {
   /** type → (declaring file, field → type node); embedded fields keyed by their type name. */
   private readonly structs = new Map<string, { file: GoFile; fields: Map<string, Node> }>();
   private readonly imports = new Map<string, Map<string, string>>();
+  /** Interface type → its declared method names (embedded interfaces not expanded). */
+  private readonly ifaces = new Map<string, Set<string>>();
+  private readonly impls = new Map<string, FuncInfo[]>();
 
   constructor(readonly ws: Packages, readonly dir: string, readonly files: GoFile[]) {
     for (const f of files) this.indexFile(f);
@@ -92,6 +99,7 @@ export class GoPackage {
           const st = n.childForFieldName('type');
           const name = n.childForFieldName('name')?.text;
           if (st?.type === 'struct_type' && name) this.structs.set(name, { file: f, fields: this.structFields(st) });
+          if (st?.type === 'interface_type' && name) this.ifaces.set(name, new Set(find(st, ['method_elem', 'method_spec']).map((m) => m.childForFieldName('name')?.text ?? '').filter((x) => x)));
           break;
         }
         case 'call_expression': {
@@ -249,11 +257,49 @@ export class GoPackage {
     if (t) {
       const owner = ownerOf(this.ws, t);
       if (!owner) return 'external';
+      if (owner.pkg.ifaces.has(owner.name)) return this.viaInterface(file, call, owner.pkg, owner.name, name);
       const m = owner.pkg.funcs.filter((x) => x.name === name && x.recv !== undefined && owner.pkg.typeMatches(t, x.recv));
       return m.length > 0 ? { fn: m.find((x) => x.recv === t) ?? m[0], exact: true } : 'external';
     }
-    const methods = this.funcs.filter((x) => x.name === name && x.recv !== undefined);
+    // By name only: never a method of test code for a call outside it.
+    const methods = this.funcs.filter((x) => x.name === name && x.recv !== undefined && (!isTest(x.file) || isTest(file)));
     return methods.length === 1 ? { fn: methods[0], exact: false } : 'external';
+  }
+
+  /**
+   * An interface method call: the implementation when exactly one type of the packages that can see
+   * the interface (its own, the caller's, its importers) has its method set, leaving out test code
+   * for a call outside it; otherwise 'external', with a note naming the candidates.
+   */
+  private viaInterface(file: GoFile, call: Node, owner: GoPackage, iface: string, method: string): Callee {
+    const key = `${iface}.${method}`;
+    let all = owner.impls.get(key);
+    if (!all) {
+      const want = owner.ifaces.get(iface)!;
+      const scope = new Set<GoPackage>([owner, this, ...(exported(iface) ? this.ws.importersOf(owner) : [])]);
+      all = [];
+      for (const p of scope) {
+        const byRecv = new Map<string, FuncInfo[]>();
+        for (const f of p.funcs) if (f.recv) byRecv.set(f.recv, [...(byRecv.get(f.recv) ?? []), f]);
+        for (const ms of byRecv.values()) {
+          const names = new Set(ms.map((m) => m.name));
+          const m = ms.find((x) => x.name === method);
+          if (m && [...want].every((n) => names.has(n))) all.push(m);
+        }
+      }
+      owner.impls.set(key, all);
+    }
+    const found = all.filter((x) => !isTest(x.file) || isTest(file));
+    if (found.length === 1) return { fn: found[0], exact: false };
+    // The one the dump shows running (other than the method making the call: a wrapper calling its inner value).
+    const inside = (x: FuncInfo) => x.file === file && x.node.startIndex <= call.startIndex && x.node.endIndex >= call.endIndex;
+    const seen = found.filter((x) => !inside(x) && this.ws.onStack?.(`${x.recv!.slice(x.recv!.lastIndexOf('#') + 1)}.${method}`));
+    if (seen.length === 1) return { fn: seen[0], exact: false };
+    const at = `${file.rel}:${call.startPosition.row + 1}`;
+    const list = found.slice(0, 4).map((x) => `${x.recv!.slice(x.recv!.lastIndexOf('#') + 1)}.${method} (${x.file.rel}:${x.node.startPosition.row + 1})`).join(', ');
+    const more = found.length > 4 ? ` and ${found.length - 4} more` : '';
+    this.ws.note?.(`the code behind interface ${iface} (${method}, called at ${at}) is not certain: ${found.length} implementation${found.length === 1 ? '' : 's'} in the checkout${found.length ? `: ${list}${more}` : ''}`);
+    return 'external';
   }
 
   /** Call sites of a function or method in its package and (exported) in packages importing it. */
@@ -276,6 +322,8 @@ export class GoPackage {
     return [owner, ...(exported(field) ? this.ws.importersOf(owner) : [])];
   }
 }
+
+const isTest = (f: GoFile) => f.rel.endsWith('_test.go');
 
 /** The package and local name of a canonical type of the checkout. */
 function ownerOf(ws: Packages, type: TypeName): { pkg: GoPackage; name: string } | undefined {

@@ -39,6 +39,7 @@ function parseGoMod(text: string, dir: string): { module?: Module; replaces: Mod
 const MAX_PACKAGES = 200;
 const MAX_SCAN_BYTES = 64 * 1024 * 1024;
 const MAX_IMPORTERS = 64;
+const MAX_NOTES = 5;
 /** Bytes read from the top of a file to find its imports. */
 const HEAD_BYTES = 32 * 1024;
 
@@ -58,6 +59,8 @@ export class Workspace implements Packages {
   private readonly pkgs = new Map<string, GoPackage | null>();
   /** Set when a limit stopped the analysis from following code further. */
   limited = false;
+  /** What resolution could not decide (interface calls with several implementations), at most MAX_NOTES. */
+  readonly notes = new Set<string>();
   private readonly modules: Module[] = [];
   private readonly importers = new Map<string, GoPackage[]>();
   private texts?: Map<string, string>;
@@ -74,6 +77,17 @@ export class Workspace implements Packages {
       }
     }
     this.modules.sort((a, b) => b.path.length - a.path.length);
+  }
+
+  /** `Type.method` of the dump's method frames (set by the caller). */
+  stackMethods = new Set<string>();
+
+  onStack(typeMethod: string): boolean {
+    return this.stackMethods.has(typeMethod);
+  }
+
+  note(msg: string): void {
+    if (this.notes.size < MAX_NOTES) this.notes.add(msg);
   }
 
   /** A parsed file of the checkout by relative path. */
