@@ -5,6 +5,7 @@
  * objects owning these loops are still in use: a single snapshot sees work in progress, not a leak
  * (a growth across snapshots still tells). Generic: receiver types only, no names.
  */
+import { receiverType } from '../../analyze/closures.js';
 import type { Analysis, AnalyzedGroup } from '../../analyze/types.js';
 import type { WaitKind } from '../../model/dump.js';
 import { siteAtEntry } from '../frames.js';
@@ -15,12 +16,6 @@ import { siteAtEntry } from '../frames.js';
  * debug=1 (state unknown) cannot tell one from the other.
  */
 const BUSY: ReadonlySet<WaitKind> = new Set<WaitKind>(['running', 'runnable', 'waitgroup', 'semaphore']);
-
-/** `pkg.(*T).m…` → `pkg.T`; undefined for plain functions and closures of functions. */
-export function receiverType(func: string): string | undefined {
-  const m = /^(.+?)\.\(\*?([^()]+)\)\.[^.]+/.exec(func);
-  return m ? `${m[1]}.${m[2]}` : undefined;
-}
 
 /** The goroutine of `main.main`: the process itself, never a request in flight. */
 function isProcessMain(h: AnalyzedGroup): boolean {
