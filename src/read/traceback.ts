@@ -207,12 +207,17 @@ export class TracebackReader {
     if (this.readAny || this.host.headlineKind !== undefined) return false;
     const a = callArgsStart(line);
     if (a <= 0 || line.lastIndexOf(' ', a) >= 0 || line.lastIndexOf('.', a) < 0 || line.charCodeAt(0) === TAB) return false;
+    this.headless = true;
+    return this.holdCall(line, a, no);
+  }
+
+  /** A call line (`a`: where its arguments start) waiting for its file line (HELD_CALL). */
+  private holdCall(line: string, a: number, no: number): true {
     this.callLine = line;
     this.callArgs = a;
     this.callInlined = isInlinedCall(line, a);
     this.callNo = no;
     this.heldLine = line;
-    this.headless = true;
     this.state = HELD_CALL;
     return true;
   }
@@ -241,15 +246,7 @@ export class TracebackReader {
       return true;
     }
     const a = callArgsStart(line);
-    if (a > 0 && line.lastIndexOf(' ', a) < 0) {
-      this.callLine = line;
-      this.callArgs = a;
-      this.callInlined = isInlinedCall(line, a);
-      this.callNo = no;
-      this.heldLine = line;
-      this.state = HELD_CALL;
-      return true;
-    }
+    if (a > 0 && line.lastIndexOf(' ', a) < 0) return this.holdCall(line, a, no);
     // Before Go 1.23 the lines of a multi-line panic value were printed unindented, before the blank line.
     if (!this.preambleBlank && this.preambleLines++ < PREAMBLE_CAP) {
       this.host.crashLine(line, no);
