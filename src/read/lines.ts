@@ -16,10 +16,33 @@ import { isAscii } from 'node:buffer';
  */
 export interface LineSink {
   line(line: string, lineNo: number): void;
+  /**
+   * Set by the sink after a line when it may take the lines that follow whole (`block`): a goroutine
+   * header, whose stack the traceback reader can match against the stacks it knows without a call per line.
+   */
+  readonly wantsBlock?: boolean;
+  /**
+   * Whole lines of `s` from `start`, the start of line `lineNo + 1`: the sink reads as many as it can
+   * and returns the offset just past the last one it took (`start`: none), their count in `blockLines`.
+   * `bytes`: the bytes `s` was decoded from, byte for character (ASCII), for comparisons without strings.
+   */
+  block?(s: string, start: number, lineNo: number, bytes: Bytes): number;
+  readonly blockLines?: number;
 }
 
-/** Bytes of ASCII turned into one string at a time. */
-const PIECE = 64 * 1024;
+/**
+ * The bytes a piece of ASCII text was decoded from: character `i` of the piece is `buf[start + i]`.
+ * `serial` tells pieces apart (a new one each time the splitter decodes one).
+ */
+export interface Bytes {
+  buf: Uint8Array;
+  start: number;
+  end: number;
+  serial: number;
+}
+
+/** Bytes of ASCII turned into one string at a time (never more: `Bytes` of a piece fit in this). */
+export const PIECE = 64 * 1024;
 
 export class LineSplitter {
   /** Bytes of a UTF-8 character cut by the end of the previous chunk. */
@@ -28,6 +51,9 @@ export class LineSplitter {
   /** Full length of the unfinished line, including what was dropped past maxLineLength. */
   private carryLength = 0;
   private lineNo = 0;
+  /** Where the string `text` is reading came from, when it is ASCII (else `serial` is -1). */
+  private readonly bytes: Bytes = { buf: new Uint8Array(0), start: 0, end: 0, serial: -1 };
+  private pieces = 0;
   /** Lines longer than this are cut (the rest of the line is dropped) and reported through `onLong`. */
   constructor(
     private readonly sink: LineSink,
@@ -51,15 +77,26 @@ export class LineSplitter {
       while (n - start > PIECE) {
         let end = c.lastIndexOf(10, start + PIECE - 1) + 1;
         if (end <= start) end = start + PIECE;
-        this.text(c.toString('latin1', start, end));
+        this.piece(c, start, end);
         start = end;
       }
-      this.text(c.toString('latin1', start, n));
+      this.piece(c, start, n);
+      this.bytes.serial = -1;
       return;
     }
     const cut = completeUtf8(c);
     if (cut < c.length) this.pending = Buffer.from(c.subarray(cut));
     this.text(c.toString('utf8', 0, cut));
+  }
+
+  /** `c[start, end)`, ASCII, as one string (with its bytes for `LineSink.block`). */
+  private piece(c: Buffer, start: number, end: number): void {
+    const b = this.bytes;
+    b.buf = c;
+    b.start = start;
+    b.end = end;
+    b.serial = this.pieces++;
+    this.text(c.toString('latin1', start, end));
   }
 
   end(): void {
@@ -103,6 +140,13 @@ export class LineSplitter {
         sink.line(s.slice(start, end), ++this.lineNo);
       }
       start = nl + 1;
+      if (sink.wantsBlock === true && this.bytes.serial >= 0 && start < s.length) {
+        const taken = sink.block!(s, start, this.lineNo, this.bytes);
+        if (taken > start) {
+          this.lineNo += sink.blockLines!;
+          start = taken;
+        }
+      }
       nl = s.indexOf('\n', start);
     }
     if (start < s.length) this.append(s.slice(start));

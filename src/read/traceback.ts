@@ -11,6 +11,8 @@ import { FrameTable, detach, frameNumber, type GoroutineRecord, type SnapshotBui
 import type { AncestorStack, Frame, GroupFlags } from '../model/dump.js';
 import { classifyWait } from '../model/wait.js';
 import { headlessWait } from './excerpt.js';
+import { FrameMatcher, MAX_WALK, type MatchNode } from './frame-match.js';
+import type { Bytes } from './lines.js';
 import {
   BOTTOMS, CRASH_KINDS, FILE, callArgsStart, elisionCount, headlineKind, isInlinedCall, isPreambleLine, isRegisterLine,
   isFileLine, isRuntimeStackLine, parseCreatedBy, parseFileLine, parseHeader, pkgOf, type Header, type HeadlineKind,
@@ -57,7 +59,7 @@ const TRIE_NODES = 1 << 18;
  * next frame is predicted from the current node: one string comparison with the expected file line
  * instead of hashing the line into a map. `next` is the first child seen, `more` the others.
  */
-interface StackNode {
+interface StackNode extends MatchNode {
   readonly frame: Frame | undefined;
   readonly line: string;
   /** Length and last three characters of `line`: compared before the whole line. */
@@ -68,6 +70,9 @@ interface StackNode {
   more: Map<string, StackNode> | undefined;
   /** The group-key part of the frames from the root to here (GoroutineRecord.framesKey), once asked for. */
   key: string | undefined;
+  /** Where the frame matcher holds the node, and how many of its kids (frame-match.ts, `MatchNode`). */
+  at: number;
+  held: number;
 }
 
 const KIDS = 12;
@@ -119,7 +124,7 @@ export class TracebackReader {
   private callInlined = false;
   private callNo = 0;
   private readonly lineFrames = new Map<string, { readonly frame: Frame; readonly line: string }>();
-  private readonly root: StackNode = { frame: undefined, line: '', sig: 0, parent: undefined, kids: undefined, more: undefined, key: '' };
+  private readonly root: StackNode = { frame: undefined, line: '', sig: 0, parent: undefined, kids: undefined, more: undefined, key: '', at: 0, held: 0 };
   private nodes = 0;
   /** Where the frames read so far lead in the trie; undefined: off the trie (unique `fp=` lines). */
   private node: StackNode | undefined;
@@ -432,7 +437,7 @@ export class TracebackReader {
     this.frameList.push(f);
     if (this.gArgs !== undefined) this.keepArgs();
     if (parent !== undefined && this.nodes < TRIE_NODES && line.length > 2) {
-      const k: StackNode = { frame: f, line, sig: lineSig(line), parent, kids: undefined, more: undefined, key: undefined };
+      const k: StackNode = { frame: f, line, sig: lineSig(line), parent, kids: undefined, more: undefined, key: undefined, at: 0, held: 0 };
       this.nodes++;
       const kids = (parent.kids ??= []);
       if (kids.length < KIDS) kids.push(k);
@@ -443,6 +448,51 @@ export class TracebackReader {
     }
     this.state = CALL;
     return true;
+  }
+
+  /** Lines taken by the last `takeKnownFrames`. */
+  takenLines = 0;
+  /** Made at the first stack read twice; null: WebAssembly is not available. */
+  private matcher: FrameMatcher | null | undefined;
+
+  /**
+   * At the start of a goroutine's stack (`start`: its first call line in `s`, decoded from `bytes`),
+   * take the frames of a stack already in the trie straight from the bytes: for each frame, the call
+   * line must start with the function of a child of the current node and hold its arguments (without
+   * parentheses, so that its `(` is the one `callArgsStart` finds), and the next line must be that
+   * child's file line. That is what `call` and `file` decide line by line (the first child that
+   * matches wins, as there), without a string and a call per line. Stops at the first line that is
+   * anything else (`created by`, a frame not in the trie, the end of the piece): from there lines go
+   * the usual way. Returns the offset after the last line taken; `takenLines` their count.
+   */
+  takeKnownFrames(s: string, start: number, bytes: Bytes): number {
+    const g = this.g;
+    let node = this.node;
+    // A goroutine writing a debug=2 dump may start the next dump (`call`): left to the line path.
+    if (this.state !== CALL || g === undefined || node === undefined || node.kids === undefined || this.inAncestor || this.frameList.length > 0 || g.state === 'running') return start;
+    if (this.matcher === undefined) this.matcher = FrameMatcher.create() ?? null;
+    const m = this.matcher;
+    if (m === null) return start;
+    let p = start;
+    let lines = 0;
+    const frames = this.frameList;
+    const args = this.gArgs;
+    for (;;) {
+      const w = m.walk(bytes, p, node);
+      for (let i = 0; i < w.count; i++) {
+        const k = w.node(i) as StackNode;
+        if (args !== undefined) args[frames.length] = w.args(s, i);
+        frames.push(k.frame!);
+        node = k;
+      }
+      lines += 2 * w.count;
+      p = w.end;
+      // Stopped where a kid the matcher did not hold yet may follow, or at the most one walk takes.
+      if (!m.holdKids(node) && w.count < MAX_WALK) break;
+    }
+    this.node = node;
+    this.takenLines = lines;
+    return p;
   }
 
   /** The pending call line's arguments, for the frame just pushed (not an ancestor's). */

@@ -121,6 +121,11 @@ export class Unwrapper {
     return this.re !== undefined;
   }
 
+  /** `strip` returns lines unchanged: no prefix learned, no markdown escaping. */
+  get plain(): boolean {
+    return this.re === undefined && !this.markdown;
+  }
+
   /**
    * Learn the prefix found before a dump anchor; the next lines carrying it are stripped. A prefix
    * longer than MAX_PREFIX is no log prefix (glued text): nothing is learned from it.

@@ -70,7 +70,7 @@ describe('src/source/ layers', () => {
 /** src/read/ from the bottom up, file by file; a new file must be placed here. */
 const READ_LAYERS: readonly (readonly [layer: string, files: readonly string[]])[] = [
   // The formats' readers and what they share: text and protobuf in, snapshot builders out.
-  ['formats', ['errors', 'labels', 'lines', 'context', 'excerpt', 'frame', 'leakrecord', 'unwrap', 'debug1', 'race', 'traceback', 'text', 'pprof']],
+  ['formats', ['errors', 'labels', 'lines', 'frame-match-wasm', 'frame-match', 'context', 'excerpt', 'frame', 'leakrecord', 'unwrap', 'debug1', 'race', 'traceback', 'text', 'pprof']],
   // go tool pprof's text listings (-top, -traces, -raw, -tree/-peek), one reader per format.
   ['listings', ['listing/types', 'listing/header', 'listing/cells', 'listing/sniff', 'listing/infer', 'listing/top', 'listing/traces', 'listing/raw', 'listing/tree']],
   // Where bytes come from and how they are undone: files, stdin, URLs, gzip, archives.

@@ -1,0 +1,190 @@
+/**
+ * Frames of known stacks matched against the input's bytes (frame-match.wat, in WebAssembly). The
+ * traceback reader keeps a trie of the stacks it has read (traceback.ts, `StackNode`); a goroutine
+ * of a known stack repeats its call and file lines byte for byte but for the arguments. The matcher
+ * holds a copy of the trie's nodes as bytes (a node's `func(` and file line) and walks it over the
+ * input in one call per goroutine, comparing eight bytes at a time, where reading line by line costs
+ * strings and calls per line. Nodes are copied when a walk first needs their children.
+ *
+ * Memory of the instance: the piece being read (at most `PIECE` bytes, copied in when first
+ * needed), the walk's result, then the nodes. Without WebAssembly (`--jitless`) there is no matcher
+ * and every line goes the usual way.
+ */
+import { FRAME_MATCH_WASM } from './frame-match-wasm.js';
+import { PIECE, type Bytes } from './lines.js';
+
+/** What the matcher needs of a trie node (traceback.ts, `StackNode`). */
+export interface MatchNode {
+  readonly frame: { readonly func: string; readonly inlined: boolean } | undefined;
+  readonly line: string;
+  readonly kids: readonly MatchNode[] | undefined;
+  /** Where the matcher holds it (0: not yet), and how many of its kids it holds (the first ones). */
+  at: number;
+  held: number;
+}
+
+type WalkFn = (p: number, end: number, node: number, max: number) => number;
+
+/** What this file uses of the WebAssembly API (typed here: the build's `lib` is the language's, not the DOM's). */
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+interface WasmExports {
+  readonly memory: WasmMemory;
+  readonly walk: WalkFn;
+}
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object) => { readonly exports: WasmExports };
+}
+
+let compiled: object | null | undefined;
+
+/** The module, compiled once per thread; null without WebAssembly. */
+function frameModule(wasm: WasmApi | undefined): object | null {
+  if (compiled === undefined) {
+    try {
+      compiled = wasm ? new wasm.Module(Buffer.from(FRAME_MATCH_WASM, 'base64')) : null;
+    } catch {
+      compiled = null;
+    }
+  }
+  return compiled;
+}
+
+const PAGE = 65536;
+/** Layout of the memory (frame-match.wat). */
+const RESULT = PIECE;
+const TAKEN = RESULT + 8;
+const NODES = 2 * PAGE;
+/** Frames one walk takes at most (its result area holds that many). */
+export const MAX_WALK = 4096;
+/** A node's fields before its text, in bytes. */
+const NODE_HEADER = 24;
+/** Head length of a node that never matches (text that is not ASCII: an ASCII piece never holds it). */
+const NEVER = 0x3fffffff;
+
+/** The frames one walk took: the nodes, and where each call line's `(` and newline are. */
+export interface Walk {
+  count: number;
+  /** Offset after the last line taken. */
+  end: number;
+  node(i: number): MatchNode;
+  /** The arguments of frame `i`, from `s` (the piece's text). */
+  args(s: string, i: number): string;
+}
+
+export class FrameMatcher implements Walk {
+  private readonly memory: WasmMemory;
+  private readonly walkFn: WalkFn;
+  private bytes: Buffer;
+  private ints: Int32Array;
+  private top = NODES;
+  private readonly nodes: MatchNode[] = [];
+  /** `Bytes.serial` of the piece in memory, and its length. */
+  private loaded = -1;
+  private length = 0;
+  count = 0;
+  end = 0;
+
+  private constructor(exports: WasmExports) {
+    this.memory = exports.memory;
+    this.walkFn = exports.walk;
+    this.bytes = Buffer.from(this.memory.buffer);
+    this.ints = new Int32Array(this.memory.buffer);
+  }
+
+  /** A matcher, or undefined where WebAssembly is not available. */
+  static create(): FrameMatcher | undefined {
+    const wasm = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
+    const m = frameModule(wasm);
+    return m && wasm ? new FrameMatcher(new wasm.Instance(m).exports) : undefined;
+  }
+
+  /**
+   * From `node` at `start` of `b`'s piece, the frames of its known descendants that follow (see
+   * frame-match.wat); the result in this object (`Walk`) until the next walk.
+   */
+  walk(b: Bytes, start: number, node: MatchNode): Walk {
+    if (this.loaded !== b.serial) {
+      this.bytes.set(b.buf.subarray(b.start, b.end), 0);
+      this.loaded = b.serial;
+      this.length = b.end - b.start;
+    }
+    this.hold(node);
+    this.count = this.walkFn(start, this.length, node.at, MAX_WALK);
+    const ints = this.ints;
+    this.end = ints[RESULT >> 2];
+    return this;
+  }
+
+  node(i: number): MatchNode {
+    const at = this.ints[(TAKEN >> 2) + 3 * i];
+    return this.nodes[this.ints[(at >> 2) + 5]];
+  }
+
+  args(s: string, i: number): string {
+    const t = (TAKEN >> 2) + 3 * i;
+    return s.slice(this.ints[t + 1] + 1, this.ints[t + 2] - 1);
+  }
+
+  /** The node walked to last: its kids not held yet are held (the walk may go on from it). */
+  holdKids(n: MatchNode): boolean {
+    const kids = n.kids;
+    if (kids === undefined || n.held === kids.length) return false;
+    this.hold(n);
+    return true;
+  }
+
+  /** `n` and its kids are in memory, linked in the order of `kids`. */
+  private hold(n: MatchNode): void {
+    if (n.at === 0) this.add(n);
+    const kids = n.kids;
+    if (kids === undefined) return;
+    for (let i = n.held; i < kids.length; i++) {
+      const k = kids[i];
+      if (k.at === 0) this.add(k);
+      // First child (offset 12) of the parent, or next sibling (offset 16) of the previous kid.
+      const link = i === 0 ? n.at + 12 : kids[i - 1].at + 16;
+      this.ints[link >> 2] = k.at;
+    }
+    n.held = kids.length;
+  }
+
+  private add(n: MatchNode): void {
+    const f = n.frame;
+    const head = f === undefined ? '' : `${f.func}(`;
+    const line = f === undefined ? '' : `${n.line}\n`;
+    const ascii = isAscii(head) && isAscii(line);
+    const size = (NODE_HEADER + (ascii ? head.length + line.length : 0) + 3) & ~3;
+    if (this.top + size > this.bytes.length) {
+      // At least double: nodes are added one at a time.
+      const pages = this.bytes.length / PAGE;
+      this.memory.grow(Math.max(pages, Math.ceil((this.top + size) / PAGE) - pages));
+      this.bytes = Buffer.from(this.memory.buffer);
+      this.ints = new Int32Array(this.memory.buffer);
+    }
+    const at = this.top;
+    this.top += size;
+    const i = at >> 2;
+    const ints = this.ints;
+    ints[i] = ascii ? head.length : NEVER;
+    ints[i + 1] = line.length;
+    ints[i + 2] = f?.inlined ? 1 : 0;
+    ints[i + 3] = 0;
+    ints[i + 4] = 0;
+    ints[i + 5] = this.nodes.length;
+    this.nodes.push(n);
+    if (ascii) {
+      this.bytes.write(head, at + NODE_HEADER, 'latin1');
+      this.bytes.write(line, at + NODE_HEADER + head.length, 'latin1');
+    }
+    n.at = at;
+  }
+}
+
+function isAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 127) return false;
+  return true;
+}

@@ -1,0 +1,102 @@
+;; The frame walk of frame-match.ts, in WebAssembly: from a node of the stack trie, the frames of the
+;; input that follow its known children, compared eight bytes at a time, in one call per goroutine
+;; (a substring comparison in JavaScript costs a runtime call per line). Assembled into
+;; frame-match-wasm.ts by scripts/build-wasm.mjs.
+;;
+;; Memory: [0, 65536) the piece of input being read; at 65536 the walk's result (end offset, last
+;; node, then per frame taken: its node, the offset of its call line's `(` and of its newline); from
+;; 131072 the nodes. A node: head length, line length, flags (1: inlined), first child, next sibling
+;; (node offsets, 0: none), id (the reader's), then its head (`func(`) and line (file line + newline).
+(module
+  (memory (export "memory") 3)
+
+  ;; 1 when the $n bytes at $a are those at $b.
+  (func $same (param $a i32) (param $b i32) (param $n i32) (result i32)
+    (block $tail
+      (loop $words
+        (br_if $tail (i32.lt_u (local.get $n) (i32.const 8)))
+        (if (i64.ne (i64.load align=1 (local.get $a)) (i64.load align=1 (local.get $b)))
+          (then (return (i32.const 0))))
+        (local.set $a (i32.add (local.get $a) (i32.const 8)))
+        (local.set $b (i32.add (local.get $b) (i32.const 8)))
+        (local.set $n (i32.sub (local.get $n) (i32.const 8)))
+        (br $words)))
+    (block $done
+      (loop $bytes
+        (br_if $done (i32.eqz (local.get $n)))
+        (if (i32.ne (i32.load8_u (local.get $a)) (i32.load8_u (local.get $b)))
+          (then (return (i32.const 0))))
+        (local.set $a (i32.add (local.get $a) (i32.const 1)))
+        (local.set $b (i32.add (local.get $b) (i32.const 1)))
+        (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+        (br $bytes)))
+    (i32.const 1))
+
+  ;; The frame of node $k at $p (input in [0, $end)): the call line starts with the node's head, its
+  ;; arguments hold no parenthesis but the closing one, just before the newline, `(...)` exactly when
+  ;; the node is inlined, and the next line is the node's line. The offset of that newline, or -1.
+  (func $frame (param $p i32) (param $end i32) (param $k i32) (result i32)
+    (local $hn i32) (local $q i32) (local $c i32) (local $a i32)
+    (local.set $hn (i32.load (local.get $k)))
+    (if (i32.gt_u (i32.add (local.get $p) (local.get $hn)) (local.get $end)) (then (return (i32.const -1))))
+    (if (i32.eqz (call $same (local.get $p) (i32.add (local.get $k) (i32.const 24)) (local.get $hn)))
+      (then (return (i32.const -1))))
+    (local.set $a (i32.sub (i32.add (local.get $p) (local.get $hn)) (i32.const 1)))
+    (local.set $q (i32.add (local.get $a) (i32.const 1)))
+    (block $nl
+      (loop $args
+        (if (i32.ge_u (local.get $q) (local.get $end)) (then (return (i32.const -1))))
+        (local.set $c (i32.load8_u (local.get $q)))
+        (br_if $nl (i32.eq (local.get $c) (i32.const 10)))
+        (if (i32.eq (local.get $c) (i32.const 40)) (then (return (i32.const -1))))
+        (if (i32.eq (local.get $c) (i32.const 41))
+          (then (if (i32.ne (i32.load8_u (i32.add (local.get $q) (i32.const 1))) (i32.const 10))
+            (then (return (i32.const -1))))))
+        (local.set $q (i32.add (local.get $q) (i32.const 1)))
+        (br $args)))
+    (if (i32.ne (i32.load8_u (i32.sub (local.get $q) (i32.const 1))) (i32.const 41)) (then (return (i32.const -1))))
+    ;; `(...)`: inlined (isInlinedCall in frame.ts).
+    (if (i32.ne
+          (i32.and (i32.load (i32.add (local.get $k) (i32.const 8))) (i32.const 1))
+          (i32.and
+            (i32.eq (i32.sub (local.get $q) (local.get $a)) (i32.const 5))
+            (i32.eq (i32.and (i32.load align=1 (local.get $a)) (i32.const 0xffffff00)) (i32.const 0x2e2e2e00))))
+      (then (return (i32.const -1))))
+    (if (i32.gt_u (i32.add (i32.add (local.get $q) (i32.const 1)) (i32.load (i32.add (local.get $k) (i32.const 4)))) (local.get $end))
+      (then (return (i32.const -1))))
+    (if (i32.eqz (call $same
+          (i32.add (local.get $q) (i32.const 1))
+          (i32.add (i32.add (local.get $k) (i32.const 24)) (local.get $hn))
+          (i32.load (i32.add (local.get $k) (i32.const 4)))))
+      (then (return (i32.const -1))))
+    (local.get $q))
+
+  ;; From node $r at $p, as many frames as follow one of the known children of each node in turn (the
+  ;; first child that matches, as the reader decides), at most $max. Returns how many; the result
+  ;; area holds the offset after the last one and its node.
+  (func (export "walk") (param $p i32) (param $end i32) (param $r i32) (param $max i32) (result i32)
+    (local $n i32) (local $k i32) (local $nl i32) (local $out i32)
+    (local.set $out (i32.const 65544))
+    (block $stop
+      (loop $frames
+        (br_if $stop (i32.ge_u (local.get $n) (local.get $max)))
+        (br_if $stop (i32.ge_u (local.get $p) (local.get $end)))
+        (local.set $k (i32.load (i32.add (local.get $r) (i32.const 12))))
+        (block $found
+          (loop $kids
+            (br_if $stop (i32.eqz (local.get $k)))
+            (local.set $nl (call $frame (local.get $p) (local.get $end) (local.get $k)))
+            (br_if $found (i32.ge_s (local.get $nl) (i32.const 0)))
+            (local.set $k (i32.load (i32.add (local.get $k) (i32.const 16))))
+            (br $kids)))
+        (i32.store (local.get $out) (local.get $k))
+        (i32.store (i32.add (local.get $out) (i32.const 4)) (i32.sub (i32.add (local.get $p) (i32.load (local.get $k))) (i32.const 1)))
+        (i32.store (i32.add (local.get $out) (i32.const 8)) (local.get $nl))
+        (local.set $out (i32.add (local.get $out) (i32.const 12)))
+        (local.set $p (i32.add (i32.add (local.get $nl) (i32.const 1)) (i32.load (i32.add (local.get $k) (i32.const 4)))))
+        (local.set $r (local.get $k))
+        (local.set $n (i32.add (local.get $n) (i32.const 1)))
+        (br $frames)))
+    (i32.store (i32.const 65536) (local.get $p))
+    (i32.store (i32.const 65540) (local.get $r))
+    (local.get $n)))

@@ -1,0 +1,150 @@
+/**
+ * The frames of known stacks taken straight from the bytes (src/read/frame-match.ts, the traceback
+ * reader's `takeKnownFrames`) give exactly what reading line by line gives: the same reader is fed
+ * once through the line splitter (which offers it whole blocks) and once line by line (a sink that
+ * takes no blocks), on every text sample and corpus file, in pieces of several sizes, and on dumps
+ * made from real goroutines with the lines the byte path must leave to the line path: arguments
+ * holding parentheses, `(...)` where the frame is not inlined, another line number, CR LF endings,
+ * a function name that is not ASCII, a goroutine cut by the end of the input.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Dump } from '../../src/model/dump.js';
+import { LineSplitter } from '../../src/read/lines.js';
+import { textReader } from '../../src/read/text-input.js';
+import { TracebackReader } from '../../src/read/traceback.js';
+import { CORPUS, REPO, SAMPLES, corpusFiles } from '../helpers/paths.js';
+
+/** Lines the byte path took, summed over the reads of a test (so that no test passes without it). */
+let taken = 0;
+const take = TracebackReader.prototype.takeKnownFrames;
+TracebackReader.prototype.takeKnownFrames = function (this: TracebackReader, ...a: Parameters<typeof take>) {
+  const end = take.apply(this, a);
+  if (end > a[1]) taken += this.takenLines;
+  return end;
+};
+
+/**
+ * The Dump of `bytes` pushed in chunks of `chunk` bytes, with blocks offered (true) or line by line;
+ * or the message of the error it was refused with.
+ */
+function read(bytes: Buffer, chunk: number, blocks: boolean): Dump | string {
+  const { reader, splitter } = textReader('input.txt', {});
+  const s = blocks ? splitter : new LineSplitter({ line: (l, n) => reader.line(l, n) });
+  try {
+    for (let i = 0; i < bytes.length; i += chunk) s.push(bytes.subarray(i, i + chunk));
+    s.end();
+    return reader.end({ inputTruncated: false });
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
+function same(bytes: Buffer, chunks: readonly number[]): void {
+  const lines = read(bytes, bytes.length || 1, false);
+  for (const c of chunks) expect(read(bytes, c, true)).toEqual(lines);
+}
+
+function textFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir)) {
+    const p = join(dir, e);
+    if (statSync(p).isDirectory()) out.push(...textFiles(p));
+    else if (/\.(txt|log|out)(\.gz)?$/.test(e)) out.push(p);
+  }
+  return out;
+}
+
+function content(path: string): Buffer {
+  const b = readFileSync(path);
+  return path.endsWith('.gz') ? gunzipSync(b) : b;
+}
+
+describe('known frames from bytes = line by line', () => {
+  const samples = textFiles(SAMPLES).filter((p) => !p.includes('/excerpts/'));
+  const corpus = corpusFiles().map((f) => join(CORPUS, f)).filter((p) => /\.(txt|log|out)(\.gz)?$/.test(p));
+
+  it.each([...samples, ...corpus].map((p) => [relative(join(REPO, '..'), p), p]))('%s', (_, path) => {
+    same(content(path), [1 << 20, 4093]);
+  });
+
+  it('took most lines of the samples whole', () => {
+    taken = 0;
+    const bytes = content(join(SAMPLES, 'lock-pileup', 'goroutine.debug2.txt'));
+    read(bytes, 1 << 20, true);
+    const lines = bytes.toString('latin1').split('\n').length;
+    expect(taken).toBeGreaterThan(lines / 2);
+  });
+});
+
+/** The goroutines of a real dump, each as its lines (header first), without the blank line after it. */
+function goroutines(path: string): string[][] {
+  const text = readFileSync(path, 'latin1');
+  return text
+    .split('\n\n')
+    .map((b) => b.split('\n').filter((l) => l.length > 0))
+    .filter((b) => b.length > 2 && b[0].startsWith('goroutine '));
+}
+
+const pool = [
+  ...goroutines(join(SAMPLES, 'lock-pileup', 'goroutine.debug2.txt')),
+  ...goroutines(join(SAMPLES, 'apiproxy-leak', 'goroutine.debug2.txt')).slice(0, 200),
+];
+
+/** Ways a goroutine's text may differ from a known stack's, each one the line path must read. */
+const changes: Record<string, (g: string[], at: number) => string[]> = {
+  same: (g) => g,
+  argsWithParens: (g, at) => g.map((l, i) => (i === at && l.endsWith(')') ? `${l.slice(0, -1)}, (0x1))` : l)),
+  inlinedMarker: (g, at) => g.map((l, i) => (i === at && l.endsWith(')') && !l.startsWith('\t') ? `${l.slice(0, l.indexOf('('))}(...)` : l)),
+  otherLineNumber: (g, at) => g.map((l, i) => (i === at + 1 && l.startsWith('\t') ? l.replace(/:(\d+)/, (_, n: string) => `:${Number(n) + 1}`) : l)),
+  crlf: (g) => g.map((l) => `${l}\r`),
+  notAscii: (g, at) => g.map((l, i) => (i === at && l.includes('.') && !l.startsWith('\t') ? l.replace('.', '.é') : l)),
+  noArgsClose: (g, at) => g.map((l, i) => (i === at && l.endsWith(')') ? l.slice(0, -1) : l)),
+};
+
+function dumpOf(picks: readonly { g: number; change: string; at: number }[], cut: number): Buffer {
+  const blocks = picks.map((p, i) => {
+    const g = pool[p.g % pool.length];
+    const lines = changes[p.change](g, 1 + (p.at % (g.length - 1)));
+    return [lines[0].replace(/^goroutine \d+/, `goroutine ${i + 1}`), ...lines.slice(1)].join('\n');
+  });
+  const text = `${blocks.join('\n\n')}\n`;
+  return Buffer.from(cut > 0 ? text.slice(0, Math.max(1, text.length - cut)) : text, 'utf8');
+}
+
+describe('known frames from bytes, on goroutines changed where the bytes differ', () => {
+  it.each(Object.keys(changes))('%s', (change) => {
+    taken = 0;
+    // Each goroutine twice (the second read of a stack is the one taken from bytes), the changed one between.
+    const picks = pool.slice(0, 60).flatMap((_, g) => [{ g, change: 'same', at: 0 }, { g, change, at: g * 7 }, { g, change: 'same', at: 0 }]);
+    same(dumpOf(picks, 0), [1 << 20, 997]);
+    expect(taken).toBeGreaterThan(0);
+  });
+
+  it('any mix of them, in any pieces, cut anywhere', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ g: fc.nat(), change: fc.constantFrom(...Object.keys(changes)), at: fc.nat() }), { minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 1, max: 5000 }),
+        fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 400 })),
+        (picks, chunk, cut) => {
+          const bytes = dumpOf(picks, cut);
+          expect(read(bytes, chunk, true)).toEqual(read(bytes, bytes.length, false));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('the WebAssembly module', () => {
+  it('is the assembly of frame-match.wat (run scripts/build-wasm.mjs after editing it)', () => {
+    const r = spawnSync(process.execPath, [join(REPO, 'scripts', 'build-wasm.mjs'), '--check'], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  });
+});
