@@ -8,6 +8,7 @@ import type {
   Snapshot, WaitKind,
 } from './dump.js';
 import { MAX_DETAILED, MAX_ID_SAMPLE } from './dump.js';
+import { PairLog } from './pair-log.js';
 
 /** What a reader knows of one goroutine (or of `count` identical ones). */
 export interface GoroutineRecord {
@@ -149,10 +150,10 @@ export class SnapshotBuilder {
   private readonly groups = new Map<string, StackGroups>();
   private readonly order: MutableGroup[] = [];
   private readonly warnings: Diagnostic[] = [];
-  /** goroutine id → group index, to resolve `in goroutine N` creator ids into group links. */
-  private readonly idToGroup = new Map<number, number>();
-  /** (child group index, creator goroutine id) pairs, resolved once all ids are known. */
-  private pendingLinks: number[] = [];
+  /** (goroutine id, group index) of each goroutine read, to resolve `in goroutine N` into group links (the last pair of an id counts). */
+  private readonly idGroups = new PairLog();
+  /** (creator goroutine id, child group index) pairs, resolved once all ids are known. */
+  private pendingLinks = new PairLog();
   private readonly details: GoroutineDetail[] = [];
   private total = 0;
   private truncated = false;
@@ -222,12 +223,12 @@ export class SnapshotBuilder {
     const cid = g.creator?.goroutineId;
     if (g.id !== undefined) {
       if (m.ids.length < MAX_ID_SAMPLE) m.ids.push(g.id);
-      this.idToGroup.set(g.id, m.index);
+      this.idGroups.push(g.id, m.index);
       if (g.args !== undefined && this.details.length < MAX_DETAILED) this.details.push(detail(g, m.index, g.args, cid));
     }
     if (cid !== undefined) {
       if (m.creatorIds.size < MAX_ID_SAMPLE) m.creatorIds.add(cid);
-      this.pendingLinks.push(m.index, cid);
+      this.pendingLinks.push(cid, m.index);
     }
   }
 
@@ -325,22 +326,16 @@ export class SnapshotBuilder {
    * every id is kept, so the merge is exactly what reading the whole file here would have built.
    */
   toPart(): BuilderPart {
-    // Typed arrays filled in place (a million goroutines: no temporary arrays of boxed numbers).
-    const ids = new Float64Array(this.idToGroup.size);
-    const idGroups = new Int32Array(this.idToGroup.size);
-    let n = 0;
-    for (const [id, g] of this.idToGroup) {
-      ids[n] = id;
-      idGroups[n++] = g;
-    }
+    const ids = this.idGroups.columns();
+    const links = this.pendingLinks.columns();
     return {
       header: this.header,
       groups: this.order,
       warnings: this.warnings,
-      ids,
-      idGroups,
-      linkChildren: Int32Array.from(this.pendingLinks.filter((_, i) => i % 2 === 0)),
-      linkCreators: Float64Array.from(this.pendingLinks.filter((_, i) => i % 2 === 1)),
+      ids: ids.first,
+      idGroups: ids.second,
+      linkChildren: links.second,
+      linkCreators: links.first,
       total: this.total,
       truncated: this.truncated,
       details: this.details,
@@ -400,8 +395,8 @@ export class SnapshotBuilder {
     this.total += part.total;
     if (part.truncated) this.truncated = true;
     for (const w of part.warnings) this.warn(w);
-    for (let i = 0; i < part.ids.length; i++) this.idToGroup.set(part.ids[i], remap[part.idGroups[i]]);
-    for (let i = 0; i < part.linkCreators.length; i++) this.pendingLinks.push(remap[part.linkChildren[i]], part.linkCreators[i]);
+    for (let i = 0; i < part.ids.length; i++) this.idGroups.push(part.ids[i], remap[part.idGroups[i]]);
+    for (let i = 0; i < part.linkCreators.length; i++) this.pendingLinks.push(part.linkCreators[i], remap[part.linkChildren[i]]);
     for (const d of part.details) {
       if (this.details.length >= MAX_DETAILED) break;
       this.details.push({ ...d, group: remap[d.group] });
@@ -460,15 +455,18 @@ export class SnapshotBuilder {
   private resolveLinks(): CreatorLink[] {
     const counts = new Map<string, CreatorLink>();
     const p = this.pendingLinks;
-    for (let i = 0; i < p.length; i += 2) {
-      const child = p[i];
-      const parent = this.idToGroup.get(p[i + 1]);
+    const creators = new Set<number>();
+    for (let i = 0; i < p.length; i++) creators.add(p.firstAt(i));
+    const groupOf = this.idGroups.lastOf(creators);
+    for (let i = 0; i < p.length; i++) {
+      const child = p.secondAt(i);
+      const parent = groupOf.get(p.firstAt(i));
       if (parent === undefined) continue; // creator already exited: nothing to link
       const key = `${child}:${parent}`;
       const l = counts.get(key);
       counts.set(key, { child, parent, count: (l?.count ?? 0) + 1 });
     }
-    this.pendingLinks = [];
+    this.pendingLinks = new PairLog();
     return [...counts.values()].sort((a, b) => a.child - b.child || a.parent - b.parent);
   }
 }

@@ -13,11 +13,22 @@
 import { FRAME_MATCH_WASM } from './frame-match-wasm.js';
 import { PIECE, type Bytes } from './lines.js';
 
+/**
+ * How goroutines whose stack ends at a node were created, as the text says it: `created by F`, then
+ * ` in goroutine N` when `withId` (Go 1.21 and later), then `fileLine` (learned from the first one).
+ */
+export interface CreatorLines {
+  readonly head: string;
+  readonly withId: boolean;
+  readonly fileLine: string;
+}
+
 /** What the matcher needs of a trie node (traceback.ts, `StackNode`). */
 export interface MatchNode {
   readonly frame: { readonly func: string; readonly inlined: boolean } | undefined;
   readonly line: string;
   readonly kids: readonly MatchNode[] | undefined;
+  readonly creatorLines: CreatorLines | undefined;
   /** Where the matcher holds it (0: not yet), and how many of its kids it holds (the first ones). */
   at: number;
   held: number;
@@ -56,12 +67,15 @@ function frameModule(wasm: WasmApi | undefined): object | null {
 const PAGE = 65536;
 /** Layout of the memory (frame-match.wat). */
 const RESULT = PIECE;
-const TAKEN = RESULT + 8;
+const CREATOR_MATCHED = RESULT + 8;
+const CREATOR_ID = RESULT + 16;
+const TAKEN = RESULT + 24;
 const NODES = 2 * PAGE;
 /** Frames one walk takes at most (its result area holds that many). */
 export const MAX_WALK = 4096;
-/** A node's fields before its text, in bytes. */
-const NODE_HEADER = 24;
+/** A node's fields before its text, in bytes; a creator's. */
+const NODE_HEADER = 28;
+const CREATOR_HEADER = 12;
 /** Head length of a node that never matches (text that is not ASCII: an ASCII piece never holds it). */
 const NEVER = 0x3fffffff;
 
@@ -70,6 +84,10 @@ export interface Walk {
   count: number;
   /** Offset after the last line taken. */
   end: number;
+  /** The last node's `creatorLines` followed, then a blank line: the goroutine is read to its end. */
+  creator: boolean;
+  /** The N of ` in goroutine N`, when `creator` and the lines have it. */
+  creatorId: number;
   node(i: number): MatchNode;
   /** The arguments of frame `i`, from `s` (the piece's text). */
   args(s: string, i: number): string;
@@ -85,14 +103,18 @@ export class FrameMatcher implements Walk {
   /** `Bytes.serial` of the piece in memory, and its length. */
   private loaded = -1;
   private length = 0;
+  private floats: Float64Array;
   count = 0;
   end = 0;
+  creator = false;
+  creatorId = 0;
 
   private constructor(exports: WasmExports) {
     this.memory = exports.memory;
     this.walkFn = exports.walk;
     this.bytes = Buffer.from(this.memory.buffer);
     this.ints = new Int32Array(this.memory.buffer);
+    this.floats = new Float64Array(this.memory.buffer);
   }
 
   /** A matcher, or undefined where WebAssembly is not available. */
@@ -116,6 +138,8 @@ export class FrameMatcher implements Walk {
     this.count = this.walkFn(start, this.length, node.at, MAX_WALK);
     const ints = this.ints;
     this.end = ints[RESULT >> 2];
+    this.creator = ints[CREATOR_MATCHED >> 2] === 1;
+    if (this.creator) this.creatorId = this.floats[CREATOR_ID >> 3];
     return this;
   }
 
@@ -157,16 +181,7 @@ export class FrameMatcher implements Walk {
     const head = f === undefined ? '' : `${f.func}(`;
     const line = f === undefined ? '' : `${n.line}\n`;
     const ascii = isAscii(head) && isAscii(line);
-    const size = (NODE_HEADER + (ascii ? head.length + line.length : 0) + 3) & ~3;
-    if (this.top + size > this.bytes.length) {
-      // At least double: nodes are added one at a time.
-      const pages = this.bytes.length / PAGE;
-      this.memory.grow(Math.max(pages, Math.ceil((this.top + size) / PAGE) - pages));
-      this.bytes = Buffer.from(this.memory.buffer);
-      this.ints = new Int32Array(this.memory.buffer);
-    }
-    const at = this.top;
-    this.top += size;
+    const at = this.alloc(NODE_HEADER + (ascii ? head.length + line.length : 0));
     const i = at >> 2;
     const ints = this.ints;
     ints[i] = ascii ? head.length : NEVER;
@@ -175,12 +190,46 @@ export class FrameMatcher implements Walk {
     ints[i + 3] = 0;
     ints[i + 4] = 0;
     ints[i + 5] = this.nodes.length;
+    ints[i + 6] = 0;
     this.nodes.push(n);
     if (ascii) {
       this.bytes.write(head, at + NODE_HEADER, 'latin1');
       this.bytes.write(line, at + NODE_HEADER + head.length, 'latin1');
     }
     n.at = at;
+    this.addCreator(n);
+  }
+
+  /** The node's `creatorLines`, once known, for the walks that end there (a node held before has none yet). */
+  addCreator(n: MatchNode): void {
+    const c = n.creatorLines;
+    if (n.at === 0 || c === undefined || this.ints[(n.at >> 2) + 6] !== 0) return;
+    const line = `${c.fileLine}\n`;
+    if (!isAscii(c.head) || !isAscii(line)) return;
+    const at = this.alloc(CREATOR_HEADER + c.head.length + line.length);
+    const i = at >> 2;
+    this.ints[i] = c.head.length;
+    this.ints[i + 1] = c.withId ? 1 : 0;
+    this.ints[i + 2] = line.length;
+    this.bytes.write(c.head, at + CREATOR_HEADER, 'latin1');
+    this.bytes.write(line, at + CREATOR_HEADER + c.head.length, 'latin1');
+    this.ints[(n.at >> 2) + 6] = at;
+  }
+
+  /** `size` bytes of memory for the known text, 4-aligned. */
+  private alloc(size: number): number {
+    size = (size + 3) & ~3;
+    if (this.top + size > this.bytes.length) {
+      // At least double: nodes are added one at a time.
+      const pages = this.bytes.length / PAGE;
+      this.memory.grow(Math.max(pages, Math.ceil((this.top + size) / PAGE) - pages));
+      this.bytes = Buffer.from(this.memory.buffer);
+      this.ints = new Int32Array(this.memory.buffer);
+      this.floats = new Float64Array(this.memory.buffer);
+    }
+    const at = this.top;
+    this.top += size;
+    return at;
   }
 }
 

@@ -1,14 +1,19 @@
 ;; The frame walk of frame-match.ts, in WebAssembly: from a node of the stack trie, the frames of the
-;; input that follow its known children, compared eight bytes at a time, in one call per goroutine
-;; (a substring comparison in JavaScript costs a runtime call per line). Assembled into
-;; frame-match-wasm.ts by scripts/build-wasm.mjs.
+;; input that follow its known children, compared eight bytes at a time, then the goroutine's known
+;; `created by` lines and the blank line that ends it, in one call per goroutine (a substring
+;; comparison in JavaScript costs a runtime call per line). Assembled into frame-match-wasm.ts by
+;; scripts/build-wasm.mjs.
 ;;
-;; Memory: [0, 65536) the piece of input being read; at 65536 the walk's result (end offset, last
-;; node, then per frame taken: its node, the offset of its call line's `(` and of its newline); from
-;; 131072 the nodes. A node: head length, line length, flags (1: inlined), first child, next sibling
-;; (node offsets, 0: none), id (the reader's), then its head (`func(`) and line (file line + newline).
+;; Memory: [0, 65536) the piece of input being read; at 65536 the walk's result: end offset, last
+;; node, whether the creator lines matched, (at 65552) the creator's goroutine id as f64, then (from
+;; 65560) per frame taken: its node, the offset of its call line's `(` and of its newline. From
+;; 131072 the nodes. A node: head length, line length, flags (1: inlined), first child, next
+;; sibling (node offsets, 0: none), id (the reader's), creator (offset, 0: none), then its head
+;; (`func(`) and line (file line + newline). A creator: head length (`created by F`), flags (1: ` in
+;; goroutine N` follows), line length, then its head and file line (+ newline).
 (module
   (memory (export "memory") 3)
+  (data (i32.const 131056) " in goroutine ")
 
   ;; 1 when the $n bytes at $a are those at $b.
   (func $same (param $a i32) (param $b i32) (param $n i32) (result i32)
@@ -39,7 +44,7 @@
     (local $hn i32) (local $q i32) (local $c i32) (local $a i32)
     (local.set $hn (i32.load (local.get $k)))
     (if (i32.gt_u (i32.add (local.get $p) (local.get $hn)) (local.get $end)) (then (return (i32.const -1))))
-    (if (i32.eqz (call $same (local.get $p) (i32.add (local.get $k) (i32.const 24)) (local.get $hn)))
+    (if (i32.eqz (call $same (local.get $p) (i32.add (local.get $k) (i32.const 28)) (local.get $hn)))
       (then (return (i32.const -1))))
     (local.set $a (i32.sub (i32.add (local.get $p) (local.get $hn)) (i32.const 1)))
     (local.set $q (i32.add (local.get $a) (i32.const 1)))
@@ -66,17 +71,56 @@
       (then (return (i32.const -1))))
     (if (i32.eqz (call $same
           (i32.add (local.get $q) (i32.const 1))
-          (i32.add (i32.add (local.get $k) (i32.const 24)) (local.get $hn))
+          (i32.add (i32.add (local.get $k) (i32.const 28)) (local.get $hn))
           (i32.load (i32.add (local.get $k) (i32.const 4)))))
       (then (return (i32.const -1))))
     (local.get $q))
 
+  ;; The creator lines of record $c at $p, then a blank line: the offset after it, or -1. The
+  ;; goroutine id of ` in goroutine N` (1 to 15 digits) goes to 65552.
+  (func $creator (param $p i32) (param $end i32) (param $c i32) (result i32)
+    (local $hn i32) (local $ln i32) (local $q i32) (local $d i32) (local $digits i32) (local $id f64)
+    (local.set $hn (i32.load (local.get $c)))
+    (local.set $ln (i32.load (i32.add (local.get $c) (i32.const 8))))
+    (if (i32.gt_u (i32.add (local.get $p) (local.get $hn)) (local.get $end)) (then (return (i32.const -1))))
+    (if (i32.eqz (call $same (local.get $p) (i32.add (local.get $c) (i32.const 12)) (local.get $hn)))
+      (then (return (i32.const -1))))
+    (local.set $q (i32.add (local.get $p) (local.get $hn)))
+    (if (i32.and (i32.load (i32.add (local.get $c) (i32.const 4))) (i32.const 1))
+      (then
+        (if (i32.gt_u (i32.add (local.get $q) (i32.const 14)) (local.get $end)) (then (return (i32.const -1))))
+        (if (i32.eqz (call $same (local.get $q) (i32.const 131056) (i32.const 14))) (then (return (i32.const -1))))
+        (local.set $q (i32.add (local.get $q) (i32.const 14)))
+        (block $digitsEnd
+          (loop $digitLoop
+            (if (i32.ge_u (local.get $q) (local.get $end)) (then (return (i32.const -1))))
+            (local.set $d (i32.sub (i32.load8_u (local.get $q)) (i32.const 48)))
+            (br_if $digitsEnd (i32.gt_u (local.get $d) (i32.const 9)))
+            (local.set $id (f64.add (f64.mul (local.get $id) (f64.const 10)) (f64.convert_i32_u (local.get $d))))
+            (local.set $digits (i32.add (local.get $digits) (i32.const 1)))
+            (if (i32.gt_u (local.get $digits) (i32.const 15)) (then (return (i32.const -1))))
+            (local.set $q (i32.add (local.get $q) (i32.const 1)))
+            (br $digitLoop)))
+        (if (i32.eqz (local.get $digits)) (then (return (i32.const -1))))
+        (f64.store (i32.const 65552) (local.get $id))))
+    (if (i32.ge_u (local.get $q) (local.get $end)) (then (return (i32.const -1))))
+    (if (i32.ne (i32.load8_u (local.get $q)) (i32.const 10)) (then (return (i32.const -1))))
+    (local.set $q (i32.add (local.get $q) (i32.const 1)))
+    (if (i32.gt_u (i32.add (local.get $q) (local.get $ln)) (local.get $end)) (then (return (i32.const -1))))
+    (if (i32.eqz (call $same (local.get $q) (i32.add (i32.add (local.get $c) (i32.const 12)) (local.get $hn)) (local.get $ln)))
+      (then (return (i32.const -1))))
+    (local.set $q (i32.add (local.get $q) (local.get $ln)))
+    (if (i32.ge_u (local.get $q) (local.get $end)) (then (return (i32.const -1))))
+    (if (i32.ne (i32.load8_u (local.get $q)) (i32.const 10)) (then (return (i32.const -1))))
+    (i32.add (local.get $q) (i32.const 1)))
+
   ;; From node $r at $p, as many frames as follow one of the known children of each node in turn (the
-  ;; first child that matches, as the reader decides), at most $max. Returns how many; the result
-  ;; area holds the offset after the last one and its node.
+  ;; first child that matches, as the reader decides), at most $max; then, if the last node has a
+  ;; creator, its lines and the blank line after them. Returns how many frames; the result area holds
+  ;; the offset after the last line taken, the last node and whether the creator matched.
   (func (export "walk") (param $p i32) (param $end i32) (param $r i32) (param $max i32) (result i32)
-    (local $n i32) (local $k i32) (local $nl i32) (local $out i32)
-    (local.set $out (i32.const 65544))
+    (local $n i32) (local $k i32) (local $nl i32) (local $out i32) (local $c i32)
+    (local.set $out (i32.const 65560))
     (block $stop
       (loop $frames
         (br_if $stop (i32.ge_u (local.get $n) (local.get $max)))
@@ -97,6 +141,15 @@
         (local.set $r (local.get $k))
         (local.set $n (i32.add (local.get $n) (i32.const 1)))
         (br $frames)))
+    (i32.store (i32.const 65544) (i32.const 0))
+    (local.set $c (i32.load (i32.add (local.get $r) (i32.const 24))))
+    (if (i32.and (i32.lt_u (local.get $n) (local.get $max)) (i32.ne (local.get $c) (i32.const 0)))
+      (then
+        (local.set $nl (call $creator (local.get $p) (local.get $end) (local.get $c)))
+        (if (i32.ge_s (local.get $nl) (i32.const 0))
+          (then
+            (local.set $p (local.get $nl))
+            (i32.store (i32.const 65544) (i32.const 1))))))
     (i32.store (i32.const 65536) (local.get $p))
     (i32.store (i32.const 65540) (local.get $r))
     (local.get $n)))

@@ -167,13 +167,14 @@ export class TextDumpReader implements TracebackHost {
     this.held = undefined;
     this.input(held, this.heldNo);
     if (!this.plainText()) return start;
-    const end = this.tb.takeKnownFrames(s, start, bytes);
+    const end = this.tb.takeKnownFrames(s, start, bytes, lineNo);
     if (end === start) return start;
     const n = this.tb.takenLines;
     this.blockLines = n;
     this.chars += end - start;
     this.lastNo = lineNo + n;
-    if (this.cur) this.cur.last = lineNo + n;
+    // The last line that is not blank belongs to the snapshot (as in `text`).
+    if (this.cur) this.cur.last = lineNo + n - (this.tb.takenEnd ? 1 : 0);
     return end;
   }
 

@@ -11,7 +11,7 @@ import { FrameTable, detach, frameNumber, type GoroutineRecord, type SnapshotBui
 import type { AncestorStack, Frame, GroupFlags } from '../model/dump.js';
 import { classifyWait } from '../model/wait.js';
 import { headlessWait } from './excerpt.js';
-import { FrameMatcher, MAX_WALK, type MatchNode } from './frame-match.js';
+import { FrameMatcher, MAX_WALK, type CreatorLines, type MatchNode } from './frame-match.js';
 import type { Bytes } from './lines.js';
 import {
   BOTTOMS, CRASH_KINDS, FILE, callArgsStart, elisionCount, headlineKind, isInlinedCall, isPreambleLine, isRegisterLine,
@@ -73,9 +73,19 @@ interface StackNode extends MatchNode {
   /** Where the frame matcher holds the node, and how many of its kids (frame-match.ts, `MatchNode`). */
   at: number;
   held: number;
+  /** The creator of the first goroutine read whose stack ends here, with its lines (`takeKnownFrames`). */
+  creatorLines: NodeCreator | undefined;
 }
 
 const KIDS = 12;
+
+/** `CreatorLines` and what they say (GoroutineRecord.creator without the creator's id). */
+interface NodeCreator extends CreatorLines {
+  readonly func: string;
+  readonly pkg: string;
+  readonly file: string;
+  readonly line: number;
+}
 
 function lineSig(s: string): number {
   const n = s.length;
@@ -124,7 +134,7 @@ export class TracebackReader {
   private callInlined = false;
   private callNo = 0;
   private readonly lineFrames = new Map<string, { readonly frame: Frame; readonly line: string }>();
-  private readonly root: StackNode = { frame: undefined, line: '', sig: 0, parent: undefined, kids: undefined, more: undefined, key: '', at: 0, held: 0 };
+  private readonly root: StackNode = { frame: undefined, line: '', sig: 0, parent: undefined, kids: undefined, more: undefined, key: '', at: 0, held: 0, creatorLines: undefined };
   private nodes = 0;
   /** Where the frames read so far lead in the trie; undefined: off the trie (unique `fp=` lines). */
   private node: StackNode | undefined;
@@ -134,6 +144,8 @@ export class TracebackReader {
   private gArgs: string[] | undefined;
   private creatorFunc = '';
   private creatorId: number | undefined;
+  /** The `created by` line being read. */
+  private creatorText = '';
   private preambleBlank = false;
   private preambleLines = 0;
   /** A goroutine was read: a call line outside one no longer starts a headless stack. */
@@ -437,7 +449,7 @@ export class TracebackReader {
     this.frameList.push(f);
     if (this.gArgs !== undefined) this.keepArgs();
     if (parent !== undefined && this.nodes < TRIE_NODES && line.length > 2) {
-      const k: StackNode = { frame: f, line, sig: lineSig(line), parent, kids: undefined, more: undefined, key: undefined, at: 0, held: 0 };
+      const k: StackNode = { frame: f, line, sig: lineSig(line), parent, kids: undefined, more: undefined, key: undefined, at: 0, held: 0, creatorLines: undefined };
       this.nodes++;
       const kids = (parent.kids ??= []);
       if (kids.length < KIDS) kids.push(k);
@@ -450,8 +462,9 @@ export class TracebackReader {
     return true;
   }
 
-  /** Lines taken by the last `takeKnownFrames`. */
+  /** Lines taken by the last `takeKnownFrames`; whether the last was the blank line that ends the goroutine. */
   takenLines = 0;
+  takenEnd = false;
   /** Made at the first stack read twice; null: WebAssembly is not available. */
   private matcher: FrameMatcher | null | undefined;
 
@@ -462,10 +475,13 @@ export class TracebackReader {
    * parentheses, so that its `(` is the one `callArgsStart` finds), and the next line must be that
    * child's file line. That is what `call` and `file` decide line by line (the first child that
    * matches wins, as there), without a string and a call per line. Stops at the first line that is
-   * anything else (`created by`, a frame not in the trie, the end of the piece): from there lines go
-   * the usual way. Returns the offset after the last line taken; `takenLines` their count.
+   * anything else (a frame not in the trie, the end of the piece): from there lines go the usual way.
+   * When the frames end where the first goroutine of that stack ended, with the same `created by`
+   * lines (but for the creator's id) and a blank line, those are taken too and the goroutine ends
+   * here. Returns the offset after the last line taken; `takenLines` their count (`lineNo`: the line
+   * before `start`).
    */
-  takeKnownFrames(s: string, start: number, bytes: Bytes): number {
+  takeKnownFrames(s: string, start: number, bytes: Bytes, lineNo: number): number {
     const g = this.g;
     let node = this.node;
     // A goroutine writing a debug=2 dump may start the next dump (`call`): left to the line path.
@@ -487,12 +503,29 @@ export class TracebackReader {
       }
       lines += 2 * w.count;
       p = w.end;
+      if (w.creator) {
+        this.node = node;
+        this.takenLines = lines + 3;
+        this.takenEnd = true;
+        this.knownCreator(node.creatorLines!, w.creatorId, lineNo + lines + 3);
+        return p;
+      }
       // Stopped where a kid the matcher did not hold yet may follow, or at the most one walk takes.
       if (!m.holdKids(node) && w.count < MAX_WALK) break;
     }
     this.node = node;
     this.takenLines = lines;
+    this.takenEnd = false;
     return p;
+  }
+
+  /** The goroutine's creator was its stack node's (with `id`), and the blank line `no` ends it. */
+  private knownCreator(c: NodeCreator, id: number, no: number): void {
+    this.g!.creator = c.withId
+      ? { func: c.func, pkg: c.pkg, file: c.file, line: c.line, goroutineId: id }
+      : { func: c.func, pkg: c.pkg, file: c.file, line: c.line };
+    this.finish(no);
+    this.state = IDLE;
   }
 
   /** The pending call line's arguments, for the frame just pushed (not an ancestor's). */
@@ -523,6 +556,7 @@ export class TracebackReader {
   }
 
   private created(line: string): void {
+    this.creatorText = line;
     const c = parseCreatedBy(line);
     this.creatorFunc = c.func;
     this.creatorId = c.id;
@@ -533,6 +567,7 @@ export class TracebackReader {
     const ok = isFileLine(line);
     this.setCreator(ok ? FILE.file : '', ok ? FILE.line : 0);
     if (ok) {
+      if (this.node !== undefined && this.node.creatorLines === undefined && !this.inAncestor) this.learnCreator(line);
       this.state = AFTER_CREATOR;
       return true;
     }
@@ -547,6 +582,20 @@ export class TracebackReader {
     this.g!.creator = this.creatorId === undefined
       ? { func: f, pkg: pkgOf(f, file), file, line }
       : { func: f, pkg: pkgOf(f, file), file, line, goroutineId: this.creatorId };
+  }
+
+  /**
+   * The creator just read, as the lines of the stack's node (`takeKnownFrames` matches them), when
+   * `created by F[ in goroutine N]` says nothing more than F and N.
+   */
+  private learnCreator(fileLine: string): void {
+    const c = this.g!.creator!;
+    const withId = c.goroutineId !== undefined;
+    const head = `created by ${c.func}`;
+    if (this.creatorText !== (withId ? `${head} in goroutine ${c.goroutineId}` : head)) return;
+    const node = this.node!;
+    node.creatorLines = { head: detach(head), withId, fileLine: detach(fileLine), func: detach(c.func), pkg: detach(c.pkg), file: detach(c.file), line: c.line };
+    this.matcher?.addCreator(node);
   }
 
   private afterCreator(line: string, no: number): boolean {

@@ -5,7 +5,7 @@
  * takes no blocks), on every text sample and corpus file, in pieces of several sizes, and on dumps
  * made from real goroutines with the lines the byte path must leave to the line path: arguments
  * holding parentheses, `(...)` where the frame is not inlined, another line number, CR LF endings,
- * a function name that is not ASCII, a goroutine cut by the end of the input.
+ * a function name that is not ASCII, other `created by` lines, a goroutine cut by the end of the input.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
@@ -104,6 +104,13 @@ const changes: Record<string, (g: string[], at: number) => string[]> = {
   crlf: (g) => g.map((l) => `${l}\r`),
   notAscii: (g, at) => g.map((l, i) => (i === at && l.includes('.') && !l.startsWith('\t') ? l.replace('.', '.é') : l)),
   noArgsClose: (g, at) => g.map((l, i) => (i === at && l.endsWith(')') ? l.slice(0, -1) : l)),
+  creatorOtherId: (g) => g.map((l) => l.replace(/ in goroutine \d+$/, ' in goroutine 98765')),
+  creatorBadId: (g) => g.map((l) => l.replace(/ in goroutine \d+$/, ' in goroutine 12x')),
+  creatorLongId: (g) => g.map((l) => l.replace(/ in goroutine \d+$/, ' in goroutine 98765432109876543210')),
+  creatorWithoutId: (g) => g.map((l) => l.replace(/ in goroutine \d+$/, '')),
+  creatorOtherLine: (g) => g.map((l, i) => (i > 0 && g[i - 1].startsWith('created by ') ? l.replace(/:(\d+)/, (_, n: string) => `:${Number(n) + 1}`) : l)),
+  noCreator: (g) => g.slice(0, g.findIndex((l) => l.startsWith('created by ')) >>> 0),
+  ancestors: (g) => [...g, '[originating from goroutine 1]:', 'main.main()', '\t/x/main.go:3 +0x1d'],
 };
 
 function dumpOf(picks: readonly { g: number; change: string; at: number }[], cut: number): Buffer {
