@@ -88,7 +88,8 @@ export interface Walk {
   creator: boolean;
   /** The N of ` in goroutine N`, when `creator` and the lines have it. */
   creatorId: number;
-  node(i: number): MatchNode;
+  /** The node of the last frame taken (when `count` > 0). */
+  last(): MatchNode;
   /** The arguments of frame `i`, from `s` (the piece's text). */
   args(s: string, i: number): string;
 }
@@ -143,8 +144,8 @@ export class FrameMatcher implements Walk {
     return this;
   }
 
-  node(i: number): MatchNode {
-    const at = this.ints[(TAKEN >> 2) + 3 * i];
+  last(): MatchNode {
+    const at = this.ints[(RESULT >> 2) + 1];
     return this.nodes[this.ints[(at >> 2) + 5]];
   }
 

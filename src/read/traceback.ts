@@ -8,7 +8,7 @@
  * `partial`, with a diagnostic.
  */
 import { FrameTable, detach, frameNumber, type GoroutineRecord, type SnapshotBuilder } from '../model/builder.js';
-import type { AncestorStack, Frame, GroupFlags } from '../model/dump.js';
+import type { AncestorStack, Frame, GroupFlags, WaitKind } from '../model/dump.js';
 import { classifyWait } from '../model/wait.js';
 import { headlessWait } from './excerpt.js';
 import { FrameMatcher, MAX_WALK, type CreatorLines, type MatchNode } from './frame-match.js';
@@ -75,6 +75,11 @@ interface StackNode extends MatchNode {
   held: number;
   /** The creator of the first goroutine read whose stack ends here, with its lines (`takeKnownFrames`). */
   creatorLines: NodeCreator | undefined;
+  /** The frames from the root to here, shared by the goroutines `takeKnownFrames` read to their end here. */
+  path?: Frame[];
+  /** `classifyWait` of the frames to here, for goroutines in `waitState` (the last state asked about). */
+  waitState?: string;
+  waitKind?: WaitKind;
 }
 
 const KIDS = 12;
@@ -90,6 +95,13 @@ interface NodeCreator extends CreatorLines {
 function lineSig(s: string): number {
   const n = s.length;
   return n * 2097152 + (s.charCodeAt(n - 1) & 127) * 16384 + (s.charCodeAt(n - 2) & 127) * 128 + (s.charCodeAt(n - 3) & 127);
+}
+
+/** The frames from the root of the trie to `n`, in a new array. */
+function framesTo(n: StackNode): Frame[] {
+  const up: Frame[] = [];
+  for (let x = n; x.parent !== undefined; x = x.parent) up.push(x.frame!);
+  return up.reverse();
 }
 
 function nodeKey(n: StackNode): string {
@@ -490,31 +502,32 @@ export class TracebackReader {
     const m = this.matcher;
     if (m === null) return start;
     let p = start;
-    let lines = 0;
-    const frames = this.frameList;
+    let taken = 0;
     const args = this.gArgs;
     for (;;) {
       const w = m.walk(bytes, p, node);
-      for (let i = 0; i < w.count; i++) {
-        const k = w.node(i) as StackNode;
-        if (args !== undefined) args[frames.length] = w.args(s, i);
-        frames.push(k.frame!);
-        node = k;
+      if (w.count > 0) {
+        if (args !== undefined) for (let i = 0; i < w.count; i++) args[taken + i] = w.args(s, i);
+        node = w.last() as StackNode;
+        taken += w.count;
       }
-      lines += 2 * w.count;
       p = w.end;
       if (w.creator) {
+        // The whole goroutine: its frames are those of every goroutine read to its end here.
+        g.frames = this.frameList = node.path ??= framesTo(node);
         this.node = node;
-        this.takenLines = lines + 3;
+        this.takenLines = 2 * taken + 3;
         this.takenEnd = true;
-        this.knownCreator(node.creatorLines!, w.creatorId, lineNo + lines + 3);
+        this.knownCreator(node.creatorLines!, w.creatorId, lineNo + 2 * taken + 3);
         return p;
       }
       // Stopped where a kid the matcher did not hold yet may follow, or at the most one walk takes.
       if (!m.holdKids(node) && w.count < MAX_WALK) break;
     }
+    // The lines from `p` go the usual way, pushing more frames: a copy of the frames so far.
+    if (taken > 0) g.frames = this.frameList = framesTo(node);
     this.node = node;
-    this.takenLines = lines;
+    this.takenLines = 2 * taken;
     this.takenEnd = false;
     return p;
   }
@@ -662,17 +675,26 @@ export class TracebackReader {
     if (!g) return;
     this.g = undefined;
     this.inAncestor = false;
-    g.waitKind = classifyWait(g.state, g.frames, 'debug2');
+    // Every frame came through the trie (none pushed elsewhere, no ancestors): its key is known, and
+    // so is its wait kind for the state asked about last.
+    const node = this.node;
+    this.node = undefined;
+    const known = node !== undefined && g.ancestors === undefined;
+    if (known && node.waitState === g.state) g.waitKind = node.waitKind!;
+    else {
+      g.waitKind = classifyWait(g.state, g.frames, 'debug2');
+      if (known) {
+        node.waitState = detach(g.state);
+        node.waitKind = g.waitKind;
+      }
+    }
     if (g.id === 0 && g.state === '') g.waitKind = headlessWait(g.frames, g.waitKind);
     const args = this.gArgs;
     if (args !== undefined) {
       this.gArgs = undefined;
       g.args = Array.from(g.frames, (_, i) => args[i] ?? '');
     }
-    // Every frame came through the trie (none pushed elsewhere, no ancestors): its key is known.
-    const node = this.node;
-    this.node = undefined;
-    if (node !== undefined && g.ancestors === undefined) {
+    if (known) {
       const key = nodeKey(node);
       if (key.length > 0 || g.frames.length === 0) g.framesKey = key;
     }
