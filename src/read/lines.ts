@@ -18,7 +18,8 @@ export interface LineSink {
   line(line: string, lineNo: number): void;
   /**
    * Set by the sink after a line when it may take the lines that follow whole (`block`): a goroutine
-   * header, whose stack the traceback reader can match against the stacks it knows without a call per line.
+   * header, whose stack the traceback reader can match against the stacks it knows without a call per
+   * line. (Blocks are offered after the first lines of a piece too.)
    */
   readonly wantsBlock?: boolean;
   /**
@@ -121,16 +122,21 @@ export class LineSplitter {
       this.append(s);
       return;
     }
+    const sink = this.sink;
+    const blocks = this.bytes.serial >= 0 && sink.block !== undefined;
+    // Blocks are also offered after the first two lines of a piece, which may continue a goroutine
+    // begun in the piece before (its call line and file line), whatever the sink wants.
+    let resume = 2;
     if (this.carryLength > 0) {
       this.append(s.slice(0, nl));
       this.emit(this.carry, this.carryLength);
       this.carry = '';
       this.carryLength = 0;
       start = nl + 1;
+      if (blocks && resume-- > 0 && start < s.length) start = this.offer(s, start);
       nl = s.indexOf('\n', start);
     }
     const max = this.maxLineLength;
-    const sink = this.sink;
     while (nl >= 0) {
       let end = nl;
       if (end - start > max) {
@@ -140,16 +146,18 @@ export class LineSplitter {
         sink.line(s.slice(start, end), ++this.lineNo);
       }
       start = nl + 1;
-      if (sink.wantsBlock === true && this.bytes.serial >= 0 && start < s.length) {
-        const taken = sink.block!(s, start, this.lineNo, this.bytes);
-        if (taken > start) {
-          this.lineNo += sink.blockLines!;
-          start = taken;
-        }
-      }
+      if (blocks && (sink.wantsBlock === true || resume-- > 0) && start < s.length) start = this.offer(s, start);
       nl = s.indexOf('\n', start);
     }
     if (start < s.length) this.append(s.slice(start));
+  }
+
+  /** The sink takes what it can of `s` from `start` (LineSink.block); where the lines go on. */
+  private offer(s: string, start: number): number {
+    const taken = this.sink.block!(s, start, this.lineNo, this.bytes);
+    if (taken <= start) return start;
+    this.lineNo += this.sink.blockLines!;
+    return taken;
   }
 
   /** Keep at most maxLineLength (+1 to notice overflow) of an unfinished line. */

@@ -156,14 +156,16 @@ export class TextDumpReader implements TracebackHost {
   blockLines = 0;
 
   /**
-   * The lines after a goroutine header, from `start` in `s`: the header (held) is read now, then the
-   * traceback reader takes the frames of a stack it knows straight from `s` (`takeKnownFrames`);
-   * the rest goes line by line as usual. Taking lines here changes nothing but speed: they are read
-   * exactly as `line` would have, and `end` never needs them (a header is not the last line).
+   * The lines after a goroutine header (or any line: the first of a piece), from `start` in `s`: the
+   * held line is read now, then the traceback reader takes the frames of a stack it knows straight
+   * from `s` (`takeKnownFrames`); the rest goes line by line as usual. Taking lines here changes
+   * nothing but speed: they are read exactly as `line` would have, and `end` never needs the held line
+   * (more text follows it).
    */
   block(s: string, start: number, lineNo: number, bytes: Bytes): number {
     this.wantsBlock = false;
-    const held = this.held!;
+    const held = this.held;
+    if (held === undefined) return start;
     this.held = undefined;
     this.input(held, this.heldNo);
     if (!this.plainText()) return start;

@@ -481,8 +481,8 @@ export class TracebackReader {
   private matcher: FrameMatcher | null | undefined;
 
   /**
-   * At the start of a goroutine's stack (`start`: its first call line in `s`, decoded from `bytes`),
-   * take the frames of a stack already in the trie straight from the bytes: for each frame, the call
+   * In a goroutine's stack (`start`: its next call line in `s`, decoded from `bytes`), take the
+   * frames of a stack already in the trie straight from the bytes: for each frame, the call
    * line must start with the function of a child of the current node and hold its arguments (without
    * parentheses, so that its `(` is the one `callArgsStart` finds), and the next line must be that
    * child's file line. That is what `call` and `file` decide line by line (the first child that
@@ -496,8 +496,10 @@ export class TracebackReader {
   takeKnownFrames(s: string, start: number, bytes: Bytes, lineNo: number): number {
     const g = this.g;
     let node = this.node;
+    if (this.state !== CALL || g === undefined || node === undefined || node.kids === undefined || this.inAncestor) return start;
     // A goroutine writing a debug=2 dump may start the next dump (`call`): left to the line path.
-    if (this.state !== CALL || g === undefined || node === undefined || node.kids === undefined || this.inAncestor || this.frameList.length > 0 || g.state === 'running') return start;
+    const base = this.frameList.length;
+    if (base === 0 && g.state === 'running') return start;
     if (this.matcher === undefined) this.matcher = FrameMatcher.create() ?? null;
     const m = this.matcher;
     if (m === null) return start;
@@ -507,7 +509,7 @@ export class TracebackReader {
     for (;;) {
       const w = m.walk(bytes, p, node);
       if (w.count > 0) {
-        if (args !== undefined) for (let i = 0; i < w.count; i++) args[taken + i] = w.args(s, i);
+        if (args !== undefined) for (let i = 0; i < w.count; i++) args[base + taken + i] = w.args(s, i);
         node = w.last() as StackNode;
         taken += w.count;
       }
