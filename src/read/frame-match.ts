@@ -179,14 +179,17 @@ export class FrameMatcher implements Walk {
 
   private add(n: MatchNode): void {
     const f = n.frame;
-    const head = f === undefined ? '' : `${f.func}(`;
-    const line = f === undefined ? '' : `${n.line}\n`;
-    const ascii = isAscii(head) && isAscii(line);
-    const at = this.alloc(NODE_HEADER + (ascii ? head.length + line.length : 0));
+    // `func(` and the file line with its newline (written in parts: no concatenated string to flatten).
+    const func = f === undefined ? '' : f.func;
+    const line = n.line;
+    const ascii = f !== undefined && isAscii(func) && isAscii(line);
+    const headLength = func.length + 1;
+    const lineLength = line.length + 1;
+    const at = this.alloc(NODE_HEADER + (ascii ? headLength + lineLength : 0));
     const i = at >> 2;
     const ints = this.ints;
-    ints[i] = ascii ? head.length : NEVER;
-    ints[i + 1] = line.length;
+    ints[i] = ascii ? headLength : NEVER;
+    ints[i + 1] = lineLength;
     ints[i + 2] = f?.inlined ? 1 : 0;
     ints[i + 3] = 0;
     ints[i + 4] = 0;
@@ -194,8 +197,12 @@ export class FrameMatcher implements Walk {
     ints[i + 6] = 0;
     this.nodes.push(n);
     if (ascii) {
-      this.bytes.write(head, at + NODE_HEADER, 'latin1');
-      this.bytes.write(line, at + NODE_HEADER + head.length, 'latin1');
+      const b = this.bytes;
+      const text = at + NODE_HEADER;
+      b.write(func, text, 'latin1');
+      b[text + func.length] = 40; // (
+      b.write(line, text + headLength, 'latin1');
+      b[text + headLength + line.length] = 10;
     }
     n.at = at;
     this.addCreator(n);
@@ -205,15 +212,18 @@ export class FrameMatcher implements Walk {
   addCreator(n: MatchNode): void {
     const c = n.creatorLines;
     if (n.at === 0 || c === undefined || this.ints[(n.at >> 2) + 6] !== 0) return;
-    const line = `${c.fileLine}\n`;
-    if (!isAscii(c.head) || !isAscii(line)) return;
-    const at = this.alloc(CREATOR_HEADER + c.head.length + line.length);
+    if (!isAscii(c.head) || !isAscii(c.fileLine)) return;
+    const lineLength = c.fileLine.length + 1;
+    const at = this.alloc(CREATOR_HEADER + c.head.length + lineLength);
     const i = at >> 2;
     this.ints[i] = c.head.length;
     this.ints[i + 1] = c.withId ? 1 : 0;
-    this.ints[i + 2] = line.length;
-    this.bytes.write(c.head, at + CREATOR_HEADER, 'latin1');
-    this.bytes.write(line, at + CREATOR_HEADER + c.head.length, 'latin1');
+    this.ints[i + 2] = lineLength;
+    const b = this.bytes;
+    const text = at + CREATOR_HEADER;
+    b.write(c.head, text, 'latin1');
+    b.write(c.fileLine, text + c.head.length, 'latin1');
+    b[text + c.head.length + c.fileLine.length] = 10;
     this.ints[(n.at >> 2) + 6] = at;
   }
 

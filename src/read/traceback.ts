@@ -73,8 +73,10 @@ interface StackNode extends MatchNode {
   /** Where the frame matcher holds the node, and how many of its kids (frame-match.ts, `MatchNode`). */
   at: number;
   held: number;
-  /** The creator of the first goroutine read whose stack ends here, with its lines (`takeKnownFrames`). */
+  /** The creator of a goroutine read whose stack ends here, with its lines (`takeKnownFrames`). */
   creatorLines: NodeCreator | undefined;
+  /** Goroutines read line by line to their creator here, until `creatorLines` is learned. */
+  ended: number;
   /** The frames from the root to here, shared by the goroutines `takeKnownFrames` read to their end here. */
   path?: Frame[];
   /** `classifyWait` of the frames to here, for goroutines in `waitState` (the last state asked about). */
@@ -146,7 +148,7 @@ export class TracebackReader {
   private callInlined = false;
   private callNo = 0;
   private readonly lineFrames = new Map<string, { readonly frame: Frame; readonly line: string }>();
-  private readonly root: StackNode = { frame: undefined, line: '', sig: 0, parent: undefined, kids: undefined, more: undefined, key: '', at: 0, held: 0, creatorLines: undefined };
+  private readonly root: StackNode = { frame: undefined, line: '', sig: 0, parent: undefined, kids: undefined, more: undefined, key: '', at: 0, held: 0, creatorLines: undefined, ended: 0 };
   private nodes = 0;
   /** Where the frames read so far lead in the trie; undefined: off the trie (unique `fp=` lines). */
   private node: StackNode | undefined;
@@ -461,7 +463,7 @@ export class TracebackReader {
     this.frameList.push(f);
     if (this.gArgs !== undefined) this.keepArgs();
     if (parent !== undefined && this.nodes < TRIE_NODES && line.length > 2) {
-      const k: StackNode = { frame: f, line, sig: lineSig(line), parent, kids: undefined, more: undefined, key: undefined, at: 0, held: 0, creatorLines: undefined };
+      const k: StackNode = { frame: f, line, sig: lineSig(line), parent, kids: undefined, more: undefined, key: undefined, at: 0, held: 0, creatorLines: undefined, ended: 0 };
       this.nodes++;
       const kids = (parent.kids ??= []);
       if (kids.length < KIDS) kids.push(k);
@@ -582,7 +584,9 @@ export class TracebackReader {
     const ok = isFileLine(line);
     this.setCreator(ok ? FILE.file : '', ok ? FILE.line : 0);
     if (ok) {
-      if (this.node !== undefined && this.node.creatorLines === undefined && !this.inAncestor) this.learnCreator(line);
+      // Learned from the second goroutine that ends at the node (a stack read once costs nothing).
+      const node = this.node;
+      if (node !== undefined && node.creatorLines === undefined && !this.inAncestor && node.ended++ > 0) this.learnCreator(line);
       this.state = AFTER_CREATOR;
       return true;
     }
