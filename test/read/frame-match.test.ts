@@ -149,6 +149,20 @@ describe('known frames from bytes, on goroutines changed where the bytes differ'
 });
 
 describe('the WebAssembly module', () => {
+  it('is optional: without WebAssembly (node --jitless) every line goes the usual way, to the same Dump', () => {
+    const bytes = content(join(SAMPLES, 'lock-pileup', 'goroutine.debug2.txt'));
+    const withWasm = read(bytes, 1 << 20, true);
+    const wasm = Object.getOwnPropertyDescriptor(globalThis, 'WebAssembly')!;
+    Object.defineProperty(globalThis, 'WebAssembly', { value: undefined, configurable: true, writable: true });
+    try {
+      taken = 0;
+      expect(read(bytes, 1 << 20, true)).toEqual(withWasm);
+      expect(taken).toBe(0);
+    } finally {
+      Object.defineProperty(globalThis, 'WebAssembly', wasm);
+    }
+  });
+
   it('is the assembly of frame-match.wat (run scripts/build-wasm.mjs after editing it)', () => {
     const r = spawnSync(process.execPath, [join(REPO, 'scripts', 'build-wasm.mjs'), '--check'], { encoding: 'utf8' });
     expect(r.stderr).toBe('');
