@@ -17,6 +17,8 @@
 
   ;; 1 when the $n bytes at $a are those at $b.
   (func $same (param $a i32) (param $b i32) (param $n i32) (result i32)
+    (local $all i32)
+    (local.set $all (local.get $n))
     (block $tail
       (loop $words
         (br_if $tail (i32.lt_u (local.get $n) (i32.const 8)))
@@ -26,6 +28,13 @@
         (local.set $b (i32.add (local.get $b) (i32.const 8)))
         (local.set $n (i32.sub (local.get $n) (i32.const 8)))
         (br $words)))
+    ;; The last 0-7 bytes: the eight that end there when there were eight or more (overlapping
+    ;; bytes already compared), else one at a time.
+    (if (i32.ge_u (local.get $all) (i32.const 8))
+      (then
+        (return (i64.eq
+          (i64.load align=1 (i32.sub (i32.add (local.get $a) (local.get $n)) (i32.const 8)))
+          (i64.load align=1 (i32.sub (i32.add (local.get $b) (local.get $n)) (i32.const 8)))))))
     (block $done
       (loop $bytes
         (br_if $done (i32.eqz (local.get $n)))
