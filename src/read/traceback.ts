@@ -78,10 +78,10 @@ interface StackNode extends MatchNode {
   /** Goroutines read line by line to their creator here, until `creatorLines` is learned. */
   ended: number;
   /** The frames from the root to here, shared by the goroutines `takeKnownFrames` read to their end here. */
-  path?: Frame[];
+  path: Frame[] | undefined;
   /** `classifyWait` of the frames to here, for goroutines in `waitState` (the last state asked about). */
-  waitState?: string;
-  waitKind?: WaitKind;
+  waitState: string | undefined;
+  waitKind: WaitKind | undefined;
 }
 
 const KIDS = 12;
@@ -148,7 +148,7 @@ export class TracebackReader {
   private callInlined = false;
   private callNo = 0;
   private readonly lineFrames = new Map<string, { readonly frame: Frame; readonly line: string }>();
-  private readonly root: StackNode = { frame: undefined, line: '', sig: 0, parent: undefined, kids: undefined, more: undefined, key: '', at: 0, held: 0, creatorLines: undefined, ended: 0 };
+  private readonly root: StackNode = { frame: undefined, line: '', sig: 0, parent: undefined, kids: undefined, more: undefined, key: '', at: 0, held: 0, creatorLines: undefined, ended: 0, path: undefined, waitState: undefined, waitKind: undefined };
   private nodes = 0;
   /** Where the frames read so far lead in the trie; undefined: off the trie (unique `fp=` lines). */
   private node: StackNode | undefined;
@@ -463,7 +463,7 @@ export class TracebackReader {
     this.frameList.push(f);
     if (this.gArgs !== undefined) this.keepArgs();
     if (parent !== undefined && this.nodes < TRIE_NODES && line.length > 2) {
-      const k: StackNode = { frame: f, line, sig: lineSig(line), parent, kids: undefined, more: undefined, key: undefined, at: 0, held: 0, creatorLines: undefined, ended: 0 };
+      const k: StackNode = { frame: f, line, sig: lineSig(line), parent, kids: undefined, more: undefined, key: undefined, at: 0, held: 0, creatorLines: undefined, ended: 0, path: undefined, waitState: undefined, waitKind: undefined };
       this.nodes++;
       const kids = (parent.kids ??= []);
       if (kids.length < KIDS) kids.push(k);
