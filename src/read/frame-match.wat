@@ -46,17 +46,11 @@
         (br $bytes)))
     (i32.const 1))
 
-  ;; Not zero when one of the eight bytes of $v is zero.
-  (func $zeroByte (param $v i64) (result i64)
-    (i64.and
-      (i64.and (i64.sub (local.get $v) (i64.const 0x0101010101010101)) (i64.xor (local.get $v) (i64.const -1)))
-      (i64.const 0x8080808080808080)))
-
   ;; The frame of node $k at $p (input in [0, $end)): the call line starts with the node's head, its
   ;; arguments hold no parenthesis but the closing one, just before the newline, `(...)` exactly when
   ;; the node is inlined, and the next line is the node's line. The offset of that newline, or -1.
   (func $frame (param $p i32) (param $end i32) (param $k i32) (result i32)
-    (local $hn i32) (local $q i32) (local $c i32) (local $a i32) (local $w i64)
+    (local $hn i32) (local $q i32) (local $c i32) (local $a i32) (local $w i64) (local $x i64) (local $y i64) (local $z i64)
     (local.set $hn (i32.load (local.get $k)))
     (if (i32.gt_u (i32.add (local.get $p) (local.get $hn)) (local.get $end)) (then (return (i32.const -1))))
     (if (i32.eqz (call $same (local.get $p) (i32.add (local.get $k) (i32.const 28)) (local.get $hn)))
@@ -70,11 +64,16 @@
           (loop $words
             (br_if $slow (i32.gt_u (i32.add (local.get $q) (i32.const 8)) (local.get $end)))
             (local.set $w (i64.load align=1 (local.get $q)))
-            (br_if $slow (i64.ne (i64.const 0) (i64.or
-              (call $zeroByte (i64.xor (local.get $w) (i64.const 0x0a0a0a0a0a0a0a0a)))
+            ;; v has a zero byte when (v - 0x01…01) & ~v & 0x80…80 is not zero; v: w xor '\n', '(' or ')'.
+            (local.set $x (i64.xor (local.get $w) (i64.const 0x0a0a0a0a0a0a0a0a)))
+            (local.set $y (i64.xor (local.get $w) (i64.const 0x2828282828282828)))
+            (local.set $z (i64.xor (local.get $w) (i64.const 0x2929292929292929)))
+            (br_if $slow (i64.ne (i64.const 0) (i64.and (i64.const 0x8080808080808080)
               (i64.or
-                (call $zeroByte (i64.xor (local.get $w) (i64.const 0x2828282828282828)))
-                (call $zeroByte (i64.xor (local.get $w) (i64.const 0x2929292929292929)))))))
+                (i64.and (i64.sub (local.get $x) (i64.const 0x0101010101010101)) (i64.xor (local.get $x) (i64.const -1)))
+                (i64.or
+                  (i64.and (i64.sub (local.get $y) (i64.const 0x0101010101010101)) (i64.xor (local.get $y) (i64.const -1)))
+                  (i64.and (i64.sub (local.get $z) (i64.const 0x0101010101010101)) (i64.xor (local.get $z) (i64.const -1))))))))
             (local.set $q (i32.add (local.get $q) (i32.const 8)))
             (br $words)))
         (if (i32.ge_u (local.get $q) (local.get $end)) (then (return (i32.const -1))))
