@@ -15,7 +15,8 @@ import { PIECE, type Bytes } from './lines.js';
 
 /**
  * How goroutines whose stack ends at a node were created, as the text says it: `created by F`, then
- * ` in goroutine N` when `withId` (Go 1.21 and later), then `fileLine` (learned from the first one).
+ * ` in goroutine N` when `withId` (Go 1.21 and later), then `fileLine` (as one goroutine read line by
+ * line said it: the id of the others may differ).
  */
 export interface CreatorLines {
   readonly head: string;
