@@ -56,7 +56,8 @@ export interface MutableGroup {
   frames: Frame[];
   elidedFrames: number;
   creator?: GoroutineRecord['creator'];
-  creatorIds: Set<number>;
+  /** Ids of the creators named by `in goroutine N`, each once, at most MAX_ID_SAMPLE (a Set per group cost more than these few). */
+  creatorIds: number[];
   labels: Readonly<Record<string, string>>;
   ids: number[];
   ancestors: AncestorStack[];
@@ -227,7 +228,7 @@ export class SnapshotBuilder {
       if (g.args !== undefined && this.details.length < MAX_DETAILED) this.details.push(detail(g, m.index, g.args, cid));
     }
     if (cid !== undefined) {
-      if (m.creatorIds.size < MAX_ID_SAMPLE) m.creatorIds.add(cid);
+      if (m.creatorIds.length < MAX_ID_SAMPLE && !m.creatorIds.includes(cid)) m.creatorIds.push(cid);
       this.pendingLinks.push(cid, m.index);
     }
   }
@@ -270,7 +271,7 @@ export class SnapshotBuilder {
       frames: g.frames,
       elidedFrames: g.elidedFrames ?? 0,
       creator: g.creator && { ...g.creator, func: this.keep(g.creator.func), pkg: this.keep(g.creator.pkg), file: this.keep(g.creator.file) },
-      creatorIds: new Set(),
+      creatorIds: [],
       labels: g.labels ?? {},
       ids: [],
       ancestors: g.ancestors ?? [],
@@ -377,7 +378,7 @@ export class SnapshotBuilder {
           waitMin: Infinity,
           waitMax: -Infinity,
           stamped: 0,
-          creatorIds: new Set(),
+          creatorIds: [],
           ids: [],
           ancestors: p.ancestors.map((a) => ({ goroutineId: a.goroutineId, frames: a.frames.map(intern) })),
         };
@@ -390,7 +391,7 @@ export class SnapshotBuilder {
       if (p.waitMin < m.waitMin) m.waitMin = p.waitMin;
       if (p.waitMax > m.waitMax) m.waitMax = p.waitMax;
       for (const id of p.ids) if (m.ids.length < MAX_ID_SAMPLE) m.ids.push(id);
-      for (const id of p.creatorIds) if (m.creatorIds.size < MAX_ID_SAMPLE) m.creatorIds.add(id);
+      for (const id of p.creatorIds) if (m.creatorIds.length < MAX_ID_SAMPLE && !m.creatorIds.includes(id)) m.creatorIds.push(id);
     }
     this.total += part.total;
     if (part.truncated) this.truncated = true;
@@ -420,7 +421,7 @@ export class SnapshotBuilder {
                 pkg: m.creator.pkg,
                 file: m.creator.file,
                 line: m.creator.line,
-                goroutineIds: [...m.creatorIds].sort((a, b) => a - b),
+                goroutineIds: m.creatorIds.slice().sort((a, b) => a - b),
               },
             }
           : {}),
