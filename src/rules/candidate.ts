@@ -2,7 +2,7 @@
 import type { Analysis, AnalyzedGroup, SiteFrame } from '../analyze/types.js';
 import type { RaceReport } from '../model/dump.js';
 import { describe, evidenceGroup, render, templateVars } from './evidence.js';
-import { isJoinWaiter, isParked, num, pct, shortFunc, siteKey, siteOf, siteText, stateOf, waitText } from './frames.js';
+import { isJoinWaiter, isParked, num, pct, sameSite, shortFunc, siteOf, siteText, stateOf, waitText } from './frames.js';
 import type { LinkGraph } from './links.js';
 import { countText, listingFinding, tidy } from './listing.js';
 import type { Finding, Rule, Severity } from './types.js';
@@ -84,8 +84,15 @@ export function siteCount(c: Candidate): number {
   // Asked several times per candidate (score, finish), whose copies share their roots array.
   const memo = siteCounts.get(c.roots);
   if (memo !== undefined && memo.root === c.root) return memo.count;
-  const k = siteKey(c.root);
-  const count = k === undefined || c.roots.some((g) => siteKey(g) !== k) ? c.root.count : c.roots.reduce((n, g) => n + g.count, c.root.count);
+  const root = c.root;
+  let count = root.count;
+  for (let i = 0; i < c.roots.length; i++) {
+    if (!sameSite(c.roots[i], root)) {
+      count = root.count;
+      break;
+    }
+    count += c.roots[i].count;
+  }
   siteCounts.set(c.roots, { root: c.root, count });
   return count;
 }

@@ -3,13 +3,13 @@
  * attach the goroutines waiting behind a root, and one pass merges everything into findings with one
  * root each — most severe first.
  */
-import type { Analysis, AnalyzedGroup } from '../analyze/types.js';
+import type { Analysis, AnalyzedGroup, SiteFrame } from '../analyze/types.js';
 import type { RaceReport } from '../model/dump.js';
 import { union, withCascade } from './cascade.js';
-import { hasLeakProof, isLeaked, matchGroup, matchWhen, re, siteView, type FindingFacts } from './match.js';
+import { hasLeakProof, isLeaked, matchGroup, matchSet, matchWhen, possibleIn, re, siteView, type FindingFacts } from './match.js';
 import { LinkGraph } from './links.js';
 import { listingVariant } from './listing.js';
-import { siteKey, siteOf } from './frames.js';
+import { siteOf } from './frames.js';
 import { textOrder } from './collate.js';
 import { finishCandidate, involved, siteCount, type Candidate, type Detector, type ResolvedRule, type RuleContext } from './candidate.js';
 import type { Finding, Severity, Suppression } from './types.js';
@@ -65,6 +65,7 @@ export function runEngine(input: EngineInput): Finding[] {
 
 function matchRule(ctx: RuleContext, rule: ResolvedRule): Candidate[] {
   const a = ctx.analysis;
+  if (!possibleIn(rule.match!, a)) return [];
   if (rule.aggregate) {
     const hits = a.groups.filter((g) => matchGroup(rule.match!, g, a));
     if (!hits.length) return [];
@@ -80,11 +81,9 @@ function matchRule(ctx: RuleContext, rule: ResolvedRule): Candidate[] {
   const asked = !kinds ? sets : kinds.length === 1 ? (byKind.get(kinds[0]) ?? []) : kinds.flatMap((k) => byKind.get(k) ?? []).sort((x, y) => total.get(x)!.index - total.get(y)!.index);
   const out: Candidate[] = [];
   for (const set of asked) {
-    const n = total.get(set)!.count;
-    const hits = set.length === 1 ? (matchGroup(m, set[0], a) ? set : []) : set.filter((g) => matchGroup(m, siteView(g, n, a), a));
+    const hits = matchSet(m, set, total.get(set)!.count, a);
     if (!hits.length) continue;
-    const [root, ...roots] = hits;
-    out.push({ rule, root, roots, consequences: [], related: [], facts: [], vars: {} });
+    out.push({ rule, root: hits[0], roots: hits.slice(1), consequences: [], related: [], facts: [], vars: {} });
   }
   return out;
 }
@@ -98,20 +97,34 @@ interface SiteSets {
 
 const siteSetMemo = new WeakMap<Analysis, SiteSets>();
 
-/** Groups by blocking site and wait kind, largest first within a set. */
+/** Groups by blocking site and wait kind (`sameSite`), largest first within a set. */
 function siteSets(a: Analysis): SiteSets {
   let memo = siteSetMemo.get(a);
   if (memo) return memo;
-  const bySite = new Map<string, AnalyzedGroup[]>();
+  // Site → wait kind → set; a site frame object (shared by many groups) is read as text once.
+  const siteText = new Map<SiteFrame, string>();
+  const bySite = new Map<string, Map<string, AnalyzedGroup[]>>();
   const sets: AnalyzedGroup[][] = [];
-  for (const g of a.groups) {
-    const k = siteKey(g);
-    const list = k === undefined ? undefined : bySite.get(k);
+  for (let i = 0; i < a.groups.length; i++) {
+    const g = a.groups[i];
+    const s = g.blockingSite;
+    if (!s) {
+      sets.push([g]);
+      continue;
+    }
+    let k = siteText.get(s);
+    if (k === undefined) {
+      k = `${s.func}\u0000${s.file}\u0000${s.line}`;
+      siteText.set(s, k);
+    }
+    let kinds = bySite.get(k);
+    if (!kinds) bySite.set(k, (kinds = new Map()));
+    const list = kinds.get(g.waitKind);
     if (list) list.push(g);
     else {
       const l = [g];
       sets.push(l);
-      if (k !== undefined) bySite.set(k, l);
+      kinds.set(g.waitKind, l);
     }
   }
   const total = new Map<AnalyzedGroup[], { count: number; index: number }>();
@@ -130,6 +143,7 @@ function siteSets(a: Analysis): SiteSets {
 
 function withCompanions(ctx: RuleContext, rule: ResolvedRule, c: Candidate): Candidate {
   const a = ctx.analysis;
+  if (!possibleIn(rule.with!, a)) return { ...c, companions: [] };
   const taken = new Set([c.root, ...c.roots, ...c.consequences, ...c.related]);
   const companions = a.groups.filter((g) => !taken.has(g) && matchGroup(rule.with!, g, a));
   return { ...c, companions };

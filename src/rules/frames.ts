@@ -1,5 +1,5 @@
 /** Reading Go function names and stacks the way a person does: closures, enclosing functions, sites. */
-import type { AnalyzedGroup, SiteFrame } from '../analyze/types.js';
+import type { Analysis, AnalyzedGroup, SiteFrame } from '../analyze/types.js';
 import type { Frame } from '../model/dump.js';
 
 import { enclosing, isClosure, receiverType } from '../analyze/closures.js';
@@ -27,23 +27,34 @@ export function siteOf(g: AnalyzedGroup): SiteFrame | undefined {
 }
 
 /**
- * Where a group is parked, as a key: wait kind and blocking site. Groups with one key are one stuck
- * set reached through several call paths; undefined when the group has no blocking site.
+ * Parked at one place: same wait kind and blocking site (function, file, line). Such groups are one
+ * stuck set reached through several call paths; a group without a blocking site is at no such place.
  */
-export function siteKey(g: AnalyzedGroup): string | undefined {
+export function sameSite(g: AnalyzedGroup, h: AnalyzedGroup): boolean {
   const s = g.blockingSite;
-  if (!s) return undefined;
-  // Asked of every group by each rule and of each root by every candidate: built once per group
-  // (groups are never changed; a changed copy is another object).
-  let k = siteKeys.get(g);
-  if (k === undefined) {
-    k = `${g.waitKind}\u0000${s.func}\u0000${s.file}\u0000${s.line}`;
-    siteKeys.set(g, k);
-  }
-  return k;
+  const t = h.blockingSite;
+  if (!s || !t || g.waitKind !== h.waitKind) return false;
+  // Site frames are shared between groups (analyze/origin.ts): mostly the same object.
+  return s === t || (s.func === t.func && s.file === t.file && s.line === t.line);
 }
 
-const siteKeys = new WeakMap<AnalyzedGroup, string>();
+const stackFuncMemo = new WeakMap<Analysis, ReadonlySet<string>>();
+
+/** Every function on a stack of the analysis, once (asked by the links and by rule matching). */
+export function stackFuncs(a: Analysis): ReadonlySet<string> {
+  let funcs = stackFuncMemo.get(a);
+  if (!funcs) {
+    const all = new Set<string>();
+    // Indexed loops: cold code (every run of the CLI is one) allocates an iterator result per for-of step.
+    for (let i = 0; i < a.groups.length; i++) {
+      const frames = a.groups[i].frames;
+      for (let j = 0; j < frames.length; j++) all.add(frames[j].func);
+    }
+    funcs = all;
+    stackFuncMemo.set(a, funcs);
+  }
+  return funcs;
+}
 
 /** The outermost frame of the program's own code (the goroutine's entry point from the user's view). */
 export function userEntry(g: AnalyzedGroup): SiteFrame | undefined {

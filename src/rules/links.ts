@@ -7,7 +7,7 @@
  * blocked sender and for healthy siblings of it), ≈ k × the parent's count.
  */
 import type { Analysis, AnalyzedGroup } from '../analyze/types.js';
-import { enclosing, isClosure, isJoinWaiter, isParked, receiverType, userEntry } from './frames.js';
+import { enclosing, isClosure, isJoinWaiter, isParked, receiverType, stackFuncs, userEntry } from './frames.js';
 
 const LOCK_KINDS = new Set(['mutex', 'rwmutex']);
 
@@ -29,18 +29,18 @@ export class LinkGraph {
   private readonly down = new Map<string, Edge[]>();
 
   constructor(readonly analysis: Analysis, readonly tolerance = 0.1) {
-    const byId = new Map(analysis.groups.map((g) => [g.id, g]));
+    const byId = analysis.links.length ? new Map(analysis.groups.map((g) => [g.id, g])) : undefined;
     const proposals: Proposal[] = [];
     const linked = new Set<string>();
-    for (const l of analysis.links) {
-      const parent = byId.get(l.parent);
-      const child = byId.get(l.child);
+    for (const l of byId ? analysis.links : []) {
+      const parent = byId!.get(l.parent);
+      const child = byId!.get(l.child);
       if (!parent || !child || parent === child) continue;
       linked.add(child.id);
       if (l.via === 'creator-id') this.add({ parent, child, via: l.via });
       else proposals.push({ parent, child, via: l.via, sibling: siblingKey(child, l.spawner) });
     }
-    proposals.push(...infer(analysis.groups, linked));
+    proposals.push(...infer(analysis.groups, linked, stackFuncs(analysis)));
     this.accept(proposals);
   }
 
@@ -54,10 +54,11 @@ export class LinkGraph {
 
   private accept(proposals: Proposal[]): void {
     const sums = new Map<string, number>();
-    const k = (p: Proposal) => `${p.parent.id}|${p.sibling}`;
-    for (const p of proposals) sums.set(k(p), (sums.get(k(p)) ?? 0) + p.child.count);
-    for (const p of proposals) {
-      const sum = sums.get(k(p))!;
+    const keys = proposals.map((p) => `${p.parent.id}|${p.sibling}`);
+    for (let i = 0; i < proposals.length; i++) sums.set(keys[i], (sums.get(keys[i]) ?? 0) + proposals[i].child.count);
+    for (let i = 0; i < proposals.length; i++) {
+      const p = proposals[i];
+      const sum = sums.get(keys[i])!;
       // Children queued on a lock under join waiters (a pile-up behind `Wait`): each waiter waits for
       // at least one, and fan-outs vary (2 or 3 peers per query), so they need only outnumber it.
       const fanOut = isJoinWaiter(p.parent) && LOCK_KINDS.has(p.child.waitKind) && sum >= p.parent.count * (1 - this.tolerance);
@@ -89,47 +90,57 @@ function siblingKey(child: AnalyzedGroup, spawner: string | undefined): string {
   return `child:${child.id}`;
 }
 
+/**
+ * Functions that may have started `child`, most likely first: the functions enclosing its outermost
+ * closures (up to 4), then its `created by` function. Passed to `use` until it returns true.
+ */
+function spawnersOf(child: AnalyzedGroup, use: (spawner: string) => boolean): void {
+  let n = 0;
+  for (let i = child.frames.length - 1; i >= 0 && n < 4; i--) {
+    const f = child.frames[i].func;
+    if (f === 'runtime.goexit') continue;
+    if (!isClosure(f)) break;
+    n++;
+    if (use(enclosing(f))) return;
+  }
+  if (child.creator) use(child.creator.func);
+}
+
 /** Our own proposals for children the analysis did not link: outermost closures, then `created by`. */
-function infer(groups: readonly AnalyzedGroup[], linked: Set<string>): Proposal[] {
-  // Built on first use: a dump whose children show no closure and no creator never needs it.
-  let holders: Map<string, AnalyzedGroup[]> | undefined;
-  const holdersOf = (func: string): AnalyzedGroup[] | undefined => {
-    if (!holders) {
-      holders = new Map();
-      for (const g of groups) {
-        for (let i = 0; i < g.frames.length; i++) {
-          const f = g.frames[i].func;
-          const list = holders.get(f);
-          // Groups are indexed in order: a function seen before on this stack ends its list with g.
-          if (list === undefined) holders.set(f, [g]);
-          else if (list[list.length - 1] !== g) list.push(g);
-        }
+function infer(groups: readonly AnalyzedGroup[], linked: Set<string>, onStacks: ReadonlySet<string>): Proposal[] {
+  const unlinked = linked.size ? groups.filter((g) => !linked.has(g.id)) : groups;
+  // The groups with each spawner on their stack, for the spawners children name (a dump of distinct
+  // stacks names a few functions; indexing every function of every frame would cost as much as the
+  // rest of the rules).
+  const holders = new Map<string, AnalyzedGroup[]>();
+  for (const child of unlinked) {
+    spawnersOf(child, (spawner) => {
+      if (onStacks.has(spawner)) holders.set(spawner, []);
+      return false;
+    });
+  }
+  if (holders.size) {
+    for (const g of groups) {
+      for (let i = 0; i < g.frames.length; i++) {
+        const list = holders.get(g.frames[i].func);
+        // Groups are indexed in order: a function seen before on this stack ends its list with g.
+        if (list !== undefined && list[list.length - 1] !== g) list.push(g);
       }
     }
-    return holders.get(func);
-  };
+  }
   const out: Proposal[] = [];
   const joinsByType = joinWaitersByType(groups);
-  for (const child of groups) {
-    if (linked.has(child.id)) continue;
-    const spawners: string[] = [];
-    for (let i = child.frames.length - 1; i >= 0 && spawners.length < 4; i--) {
-      const f = child.frames[i].func;
-      if (f === 'runtime.goexit') continue;
-      if (!isClosure(f)) break;
-      spawners.push(enclosing(f));
-    }
-    if (child.creator) spawners.push(child.creator.func);
+  for (const child of unlinked) {
     let found = false;
-    for (const spawner of spawners) {
-      const parents = (holdersOf(spawner) ?? []).filter((p) => p !== child && !p.frames.some((f) => f.func === child.frames[0]?.func && isClosure(f.func)));
-      if (!parents.length) continue;
+    spawnersOf(child, (spawner) => {
+      const parents = (holders.get(spawner) ?? []).filter((p) => p !== child && !p.frames.some((f) => f.func === child.frames[0]?.func && isClosure(f.func)));
+      if (!parents.length) return false;
       const via: LinkVia = child.creator?.func === spawner ? 'creator' : 'closure';
       for (const parent of parents) out.push({ parent, child, via, sibling: siblingKey(child, spawner) });
       found = true;
-      break;
-    }
-    if (!found) out.push(...byReceiver(child, joinsByType));
+      return true;
+    });
+    if (!found && joinsByType.size) out.push(...byReceiver(child, joinsByType));
   }
   return out;
 }
