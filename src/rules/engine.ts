@@ -11,7 +11,7 @@ import { LinkGraph } from './links.js';
 import { listingVariant } from './listing.js';
 import { siteOf } from './frames.js';
 import { textOrder } from './collate.js';
-import { finishCandidate, involved, siteCount, type Candidate, type Detector, type ResolvedRule, type RuleContext } from './candidate.js';
+import { finishCandidate, goroutinesOf, involved, siteCount, type Candidate, type Detector, type ResolvedRule, type RuleContext } from './candidate.js';
 import type { Finding, Severity, Suppression } from './types.js';
 
 /** Categories whose findings own their groups: one root per group across them. */
@@ -191,8 +191,8 @@ function score(c: Candidate, a: Analysis): (Candidate & { severity: Severity }) 
   if (!c.root) return { ...c, goroutines, severity: c.severity ?? rule.severity };
   const facts: FindingFacts = {
     root: siteView(c.root, siteCount(c), a),
-    consequences: c.consequences.reduce((n, g) => n + g.count, 0),
-    goroutines: [c.root, ...c.roots, ...c.related].reduce((n, g) => n + g.count, 0),
+    consequences: goroutinesOf(c.consequences),
+    goroutines: c.root.count + goroutinesOf(c.roots) + goroutinesOf(c.related),
     variant: c.variant,
   };
   if (rule.require && !matchWhen(rule.require, facts, a)) return null;
@@ -324,7 +324,8 @@ function dedupe<C extends Candidate & { severity: Severity }>(cands: C[]): C[] {
       roots: c.roots.filter(keep),
       companions: c.companions?.filter(keep),
     };
-    for (const g of [next.root!, ...next.roots, ...next.consequences, ...(next.companions ?? [])]) claimed.add(g.id);
+    claimed.add(next.root!.id);
+    for (const list of [next.roots, next.consequences, next.companions ?? []]) for (const g of list) claimed.add(g.id);
     if (c.rule.aggregate || c.claimsRelated) for (const g of next.related) claimed.add(g.id);
     out.push(next);
   }

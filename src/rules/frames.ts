@@ -177,6 +177,8 @@ export function pct(share: number): string {
 
 /** `113097` → `113,097` (fixed format, independent of the host locale). */
 export function num(n: number): string {
+  // (Below 1,000 there is nothing to separate: asked once per group of a large finding.)
+  if (Number.isInteger(n) && n < 1000 && n > -1000) return String(n);
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 

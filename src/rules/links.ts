@@ -32,15 +32,16 @@ export class LinkGraph {
     const byId = analysis.links.length ? new Map(analysis.groups.map((g) => [g.id, g])) : undefined;
     const proposals: Proposal[] = [];
     const linked = new Set<string>();
+    const siblings = new SiblingKeys(stackFuncs(analysis));
     for (const l of byId ? analysis.links : []) {
       const parent = byId!.get(l.parent);
       const child = byId!.get(l.child);
       if (!parent || !child || parent === child) continue;
       linked.add(child.id);
       if (l.via === 'creator-id') this.add({ parent, child, via: l.via });
-      else proposals.push({ parent, child, via: l.via, sibling: siblingKey(child, l.spawner) });
+      else proposals.push({ parent, child, via: l.via, sibling: siblings.of(child, l.spawner) });
     }
-    proposals.push(...infer(analysis.groups, linked, stackFuncs(analysis)));
+    proposals.push(...infer(analysis.groups, linked, siblings));
     this.accept(proposals);
   }
 
@@ -53,12 +54,15 @@ export class LinkGraph {
   }
 
   private accept(proposals: Proposal[]): void {
-    const sums = new Map<string, number>();
-    const keys = proposals.map((p) => `${p.parent.id}|${p.sibling}`);
-    for (let i = 0; i < proposals.length; i++) sums.set(keys[i], (sums.get(keys[i]) ?? 0) + proposals[i].child.count);
-    for (let i = 0; i < proposals.length; i++) {
-      const p = proposals[i];
-      const sum = sums.get(keys[i])!;
+    // Parent id → sibling key → children's goroutines.
+    const sums = new Map<string, Map<string, number>>();
+    for (const p of proposals) {
+      let bySibling = sums.get(p.parent.id);
+      if (!bySibling) sums.set(p.parent.id, (bySibling = new Map()));
+      bySibling.set(p.sibling, (bySibling.get(p.sibling) ?? 0) + p.child.count);
+    }
+    for (const p of proposals) {
+      const sum = sums.get(p.parent.id)!.get(p.sibling)!;
       // Children queued on a lock under join waiters (a pile-up behind `Wait`): each waiter waits for
       // at least one, and fan-outs vary (2 or 3 peers per query), so they need only outnumber it.
       const fanOut = isJoinWaiter(p.parent) && LOCK_KINDS.has(p.child.waitKind) && sum >= p.parent.count * (1 - this.tolerance);
@@ -78,16 +82,37 @@ export class LinkGraph {
   }
 }
 
-/** The closure of `child` that `spawner` encloses (`listAndWatch.func3` for `listAndWatch`), else the spawner. */
-function siblingKey(child: AnalyzedGroup, spawner: string | undefined): string {
-  if (spawner) {
-    for (let i = child.frames.length - 1; i >= 0; i--) {
-      const f = child.frames[i].func;
-      if (isClosure(f) && enclosing(f) === spawner) return f;
-    }
-    return `spawner:${spawner}`;
+/**
+ * Sibling keys: the closure of `child` that `spawner` encloses (`listAndWatch.func3` for
+ * `listAndWatch`), else the spawner. Asked once per proposal (a parent of thousands of children gets
+ * thousands): a spawner that encloses no closure of the dump needs no look at the child's frames,
+ * and its key is made once.
+ */
+class SiblingKeys {
+  /** Functions that some closure on a stack of the dump is in. */
+  private readonly encloses = new Set<string>();
+  private readonly bySpawner = new Map<string, string>();
+
+  /** `funcs`: every function on a stack of the dump (`stackFuncs`). */
+  constructor(readonly funcs: ReadonlySet<string>) {
+    for (const f of funcs) if (isClosure(f)) this.encloses.add(enclosing(f));
   }
-  return `child:${child.id}`;
+
+  of(child: AnalyzedGroup, spawner: string | undefined): string {
+    if (!spawner) return `child:${child.id}`;
+    if (this.encloses.has(spawner)) {
+      for (let i = child.frames.length - 1; i >= 0; i--) {
+        const f = child.frames[i].func;
+        if (isClosure(f) && enclosing(f) === spawner) return f;
+      }
+    }
+    let k = this.bySpawner.get(spawner);
+    if (k === undefined) {
+      k = `spawner:${spawner}`;
+      this.bySpawner.set(spawner, k);
+    }
+    return k;
+  }
 }
 
 /**
@@ -107,7 +132,7 @@ function spawnersOf(child: AnalyzedGroup, use: (spawner: string) => boolean): vo
 }
 
 /** Our own proposals for children the analysis did not link: outermost closures, then `created by`. */
-function infer(groups: readonly AnalyzedGroup[], linked: Set<string>, onStacks: ReadonlySet<string>): Proposal[] {
+function infer(groups: readonly AnalyzedGroup[], linked: Set<string>, siblings: SiblingKeys): Proposal[] {
   const unlinked = linked.size ? groups.filter((g) => !linked.has(g.id)) : groups;
   // The groups with each spawner on their stack, for the spawners children name (a dump of distinct
   // stacks names a few functions; indexing every function of every frame would cost as much as the
@@ -115,7 +140,7 @@ function infer(groups: readonly AnalyzedGroup[], linked: Set<string>, onStacks: 
   const holders = new Map<string, AnalyzedGroup[]>();
   for (const child of unlinked) {
     spawnersOf(child, (spawner) => {
-      if (onStacks.has(spawner)) holders.set(spawner, []);
+      if (siblings.funcs.has(spawner)) holders.set(spawner, []);
       return false;
     });
   }
@@ -136,7 +161,7 @@ function infer(groups: readonly AnalyzedGroup[], linked: Set<string>, onStacks: 
       const parents = (holders.get(spawner) ?? []).filter((p) => p !== child && !p.frames.some((f) => f.func === child.frames[0]?.func && isClosure(f.func)));
       if (!parents.length) return false;
       const via: LinkVia = child.creator?.func === spawner ? 'creator' : 'closure';
-      for (const parent of parents) out.push({ parent, child, via, sibling: siblingKey(child, spawner) });
+      for (const parent of parents) out.push({ parent, child, via, sibling: siblings.of(child, spawner) });
       found = true;
       return true;
     });

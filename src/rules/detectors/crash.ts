@@ -28,8 +28,14 @@ function mapOp(f: SiteFrame): string | undefined {
   return undefined;
 }
 
+const crashedMemo = new WeakMap<Analysis, AnalyzedGroup | undefined>();
+
+/** The goroutine that crashed, else the one running; asked by every crash rule. */
 export function crashedGroup(a: Analysis): AnalyzedGroup | undefined {
-  return a.groups.find((g) => g.flags.crashed) ?? a.groups.find((g) => g.waitKind === 'running');
+  if (crashedMemo.has(a)) return crashedMemo.get(a);
+  const g = a.groups.find((g) => g.flags.crashed) ?? a.groups.find((g) => g.waitKind === 'running');
+  crashedMemo.set(a, g);
+  return g;
 }
 
 /** The headline names a map race, or a JSON encoder panicked inside a map. */
@@ -84,6 +90,8 @@ export const mapCrashDetector: Detector = {
   vars: ['message', 'crash', 'mapOp', 'crashSite', 'writers', 'writerCount'],
   find(ctx, rule) {
     const a = ctx.analysis;
+    // (Without a headline there is no crash to name: no need to look for the crashed goroutine.)
+    if (!a.snapshot.headline) return [];
     const crashed = crashedGroup(a);
     const kind = mapCrashKind(a, crashed);
     if (!kind) return [];
