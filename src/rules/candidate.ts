@@ -158,12 +158,22 @@ export function involved(c: Candidate): number {
   return rootCount + others + c.consequences.reduce((n, g) => n + behind(g, rootCount), 0);
 }
 
-/** Goroutines of `groups`, summed. */
+/**
+ * Goroutines of `groups`, summed. A long list (the further roots of one site reached by thousands of
+ * stacks) is asked again by scoring and finishing: summed once per array (the arrays a candidate
+ * holds are never changed).
+ */
 export function goroutinesOf(groups: readonly AnalyzedGroup[]): number {
-  let n = 0;
+  const long = groups.length > 64;
+  let n = long ? sums.get(groups) : undefined;
+  if (n !== undefined) return n;
+  n = 0;
   for (let i = 0; i < groups.length; i++) n += groups[i].count;
+  if (long) sums.set(groups, n);
   return n;
 }
+
+const sums = new WeakMap<readonly AnalyzedGroup[], number>();
 
 /** Goroutines of consequence `g` behind a root of `rootCount` goroutines. */
 export function behind(g: AnalyzedGroup, rootCount: number): number {

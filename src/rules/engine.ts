@@ -83,7 +83,9 @@ function matchRule(ctx: RuleContext, rule: ResolvedRule): Candidate[] {
   for (const set of asked) {
     const hits = matchSet(m, set, total.get(set)!.count, a);
     if (!hits.length) continue;
-    out.push({ rule, root: hits[0], roots: hits.slice(1), consequences: [], related: [], facts: [], vars: {} });
+    // Rules that take a whole set share its roots array (and what is summed over it, see `goroutinesOf`).
+    const roots = hits === set ? restOf(set) : hits.slice(1);
+    out.push({ rule, root: hits[0], roots, consequences: [], related: [], facts: [], vars: {} });
   }
   return out;
 }
@@ -139,6 +141,15 @@ function siteSets(a: Analysis): SiteSets {
   memo = { sets, total, byKind };
   siteSetMemo.set(a, memo);
   return memo;
+}
+
+const rests = new WeakMap<readonly AnalyzedGroup[], AnalyzedGroup[]>();
+
+/** `set.slice(1)`, once per site set. */
+function restOf(set: readonly AnalyzedGroup[]): AnalyzedGroup[] {
+  let r = rests.get(set);
+  if (!r) rests.set(set, (r = set.slice(1)));
+  return r;
 }
 
 function withCompanions(ctx: RuleContext, rule: ResolvedRule, c: Candidate): Candidate {
@@ -316,13 +327,13 @@ function dedupe<C extends Candidate & { severity: Severity }>(cands: C[]): C[] {
       if (!c.related.some((g) => claimed.has(g.id))) out.push(c);
       continue;
     }
-    const keep = (g: AnalyzedGroup) => !claimed.has(g.id) && g !== c.root;
+    const keep = (list: AnalyzedGroup[]) => unclaimed(list, claimed, c.root!);
     const next = {
       ...c,
-      consequences: c.consequences.filter(keep),
-      related: c.related.filter(keep),
-      roots: c.roots.filter(keep),
-      companions: c.companions?.filter(keep),
+      consequences: keep(c.consequences),
+      related: keep(c.related),
+      roots: keep(c.roots),
+      companions: c.companions && keep(c.companions),
     };
     claimed.add(next.root!.id);
     for (const list of [next.roots, next.consequences, next.companions ?? []]) for (const g of list) claimed.add(g.id);
@@ -330,6 +341,13 @@ function dedupe<C extends Candidate & { severity: Severity }>(cands: C[]): C[] {
     out.push(next);
   }
   return out.sort(order);
+}
+
+/** `list` without claimed groups and `root`: the same array when that removes none (nothing is claimed yet, often). */
+function unclaimed(list: AnalyzedGroup[], claimed: ReadonlySet<string>, root: AnalyzedGroup): AnalyzedGroup[] {
+  const keep = claimed.size ? (g: AnalyzedGroup) => !claimed.has(g.id) && g !== root : (g: AnalyzedGroup) => g !== root;
+  for (let i = 0; i < list.length; i++) if (!keep(list[i])) return list.filter(keep);
+  return list;
 }
 
 export function order(a: Candidate & { severity: Severity }, b: Candidate & { severity: Severity }): number {

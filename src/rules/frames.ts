@@ -46,9 +46,14 @@ export function stackFuncs(a: Analysis): ReadonlySet<string> {
   if (!funcs) {
     const all = new Set<string>();
     // Indexed loops: cold code (every run of the CLI is one) allocates an iterator result per for-of step.
+    let last = '';
     for (let i = 0; i < a.groups.length; i++) {
       const frames = a.groups[i].frames;
-      for (let j = 0; j < frames.length; j++) all.add(frames[j].func);
+      for (let j = 0; j < frames.length; j++) {
+        // (Recursion and shared frames repeat a name: skip the set when it does.)
+        const f = frames[j].func;
+        if (f !== last) all.add((last = f));
+      }
     }
     funcs = all;
     stackFuncMemo.set(a, funcs);

@@ -117,32 +117,39 @@ class SiblingKeys {
 
 /**
  * Functions that may have started `child`, most likely first: the functions enclosing its outermost
- * closures (up to 4), then its `created by` function. Passed to `use` until it returns true.
+ * closures (up to 4), then its `created by` function. Written into `out` (reused: one per child).
  */
-function spawnersOf(child: AnalyzedGroup, use: (spawner: string) => boolean): void {
-  let n = 0;
-  for (let i = child.frames.length - 1; i >= 0 && n < 4; i--) {
+function spawnersOf(child: AnalyzedGroup, out: string[]): string[] {
+  out.length = 0;
+  for (let i = child.frames.length - 1; i >= 0 && out.length < 4; i--) {
     const f = child.frames[i].func;
     if (f === 'runtime.goexit') continue;
     if (!isClosure(f)) break;
-    n++;
-    if (use(enclosing(f))) return;
+    out.push(enclosing(f));
   }
-  if (child.creator) use(child.creator.func);
+  if (child.creator) out.push(child.creator.func);
+  return out;
 }
 
 /** Our own proposals for children the analysis did not link: outermost closures, then `created by`. */
 function infer(groups: readonly AnalyzedGroup[], linked: Set<string>, siblings: SiblingKeys): Proposal[] {
-  const unlinked = linked.size ? groups.filter((g) => !linked.has(g.id)) : groups;
-  // The groups with each spawner on their stack, for the spawners children name (a dump of distinct
-  // stacks names a few functions; indexing every function of every frame would cost as much as the
-  // rest of the rules).
+  // One pass over the groups: join waiters (for `byReceiver`), and the unlinked children that name a
+  // spawner on some stack, with the spawners to index (a dump of distinct stacks names a few
+  // functions: indexing every function of every frame would cost as much as the rest of the rules).
   const holders = new Map<string, AnalyzedGroup[]>();
-  for (const child of unlinked) {
-    spawnersOf(child, (spawner) => {
-      if (siblings.funcs.has(spawner)) holders.set(spawner, []);
-      return false;
-    });
+  const spawned: AnalyzedGroup[] = [];
+  const joins: AnalyzedGroup[] = [];
+  const scratch: string[] = [];
+  for (const g of groups) {
+    if (isJoinWaiter(g)) joins.push(g);
+    if (linked.size && linked.has(g.id)) continue;
+    let named = false;
+    for (const spawner of spawnersOf(g, scratch)) {
+      if (!siblings.funcs.has(spawner)) continue;
+      if (!holders.has(spawner)) holders.set(spawner, []);
+      named = true;
+    }
+    if (named) spawned.push(g);
   }
   if (holders.size) {
     for (const g of groups) {
@@ -154,27 +161,29 @@ function infer(groups: readonly AnalyzedGroup[], linked: Set<string>, siblings: 
     }
   }
   const out: Proposal[] = [];
-  const joinsByType = joinWaitersByType(groups);
-  for (const child of unlinked) {
+  const joinsByType = joinWaitersByType(joins);
+  // Without join waiters, only the children that name an indexed spawner can get a parent.
+  const children = joinsByType.size ? (linked.size ? groups.filter((g) => !linked.has(g.id)) : groups) : spawned;
+  for (const child of children) {
     let found = false;
-    spawnersOf(child, (spawner) => {
-      const parents = (holders.get(spawner) ?? []).filter((p) => p !== child && !p.frames.some((f) => f.func === child.frames[0]?.func && isClosure(f.func)));
-      if (!parents.length) return false;
+    for (const spawner of spawnersOf(child, scratch)) {
+      const held = holders.get(spawner);
+      const parents = held ? held.filter((p) => p !== child && !p.frames.some((f) => f.func === child.frames[0]?.func && isClosure(f.func))) : [];
+      if (!parents.length) continue;
       const via: LinkVia = child.creator?.func === spawner ? 'creator' : 'closure';
       for (const parent of parents) out.push({ parent, child, via, sibling: siblings.of(child, spawner) });
       found = true;
-      return true;
-    });
+      break;
+    }
     if (!found && joinsByType.size) out.push(...byReceiver(child, joinsByType));
   }
   return out;
 }
 
-/** Join waiters by the receiver types of their user frames (for `byReceiver`), built once. */
-function joinWaitersByType(groups: readonly AnalyzedGroup[]): Map<string, AnalyzedGroup[]> {
+/** Join waiters by the receiver types of their user frames (for `byReceiver`). */
+function joinWaitersByType(joins: readonly AnalyzedGroup[]): Map<string, AnalyzedGroup[]> {
   const out = new Map<string, AnalyzedGroup[]>();
-  for (const g of groups) {
-    if (!isJoinWaiter(g)) continue;
+  for (const g of joins) {
     for (let j = 0; j < g.frames.length; j++) {
       const f = g.frames[j];
       const t = f.origin === 'user' ? receiverType(f.func) : undefined;

@@ -60,8 +60,10 @@ export const hiddenCascadeDetector: Detector = {
     const a = ctx.analysis;
     const out = [];
     const minCount = ctx.param(rule, 'minCount', 10);
+    const minFamily = ctx.param(rule, 'minFamily', 2);
+    const tolerance = ctx.param(rule, 'tolerance', 0.02);
     for (const parent of a.groups) {
-      const h = hiddenStuckChildren(parent, ctx.graph, a, ctx.param(rule, 'minFamily', 2), ctx.param(rule, 'tolerance', 0.02));
+      const h = hiddenStuckChildren(parent, ctx.graph, a, minFamily, tolerance);
       if (!h || h.stuck[0].count < minCount) continue;
       const [root, ...others] = h.stuck;
       const consequences = consequencesOf(root, ctx.graph).filter((g) => g !== root);
