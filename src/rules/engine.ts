@@ -99,19 +99,40 @@ interface SiteSets {
 
 const siteSetMemo = new WeakMap<Analysis, SiteSets>();
 
+/** A site set while it is collected: its goroutines, and whether its groups came largest first. */
+interface Collecting {
+  readonly set: AnalyzedGroup[];
+  readonly index: number;
+  count: number;
+  sorted: boolean;
+}
+
 /** Groups by blocking site and wait kind (`sameSite`), largest first within a set. */
 function siteSets(a: Analysis): SiteSets {
   let memo = siteSetMemo.get(a);
   if (memo) return memo;
   // Site → wait kind → set; a site frame object (shared by many groups) is read as text once.
   const siteText = new Map<SiteFrame, string>();
-  const bySite = new Map<string, Map<string, AnalyzedGroup[]>>();
-  const sets: AnalyzedGroup[][] = [];
+  const bySite = new Map<string, Map<string, Collecting>>();
+  const all: Collecting[] = [];
+  const add = (c: Collecting, g: AnalyzedGroup) => {
+    if (g.count > c.set[c.set.length - 1].count) c.sorted = false;
+    c.set.push(g);
+    c.count += g.count;
+  };
+  // The set of the group before: groups of one stuck set often come in a row.
+  let lastSite: SiteFrame | undefined;
+  let lastKind = '';
+  let last: Collecting | undefined;
   for (let i = 0; i < a.groups.length; i++) {
     const g = a.groups[i];
     const s = g.blockingSite;
     if (!s) {
-      sets.push([g]);
+      all.push({ set: [g], index: all.length, count: g.count, sorted: true });
+      continue;
+    }
+    if (s === lastSite && g.waitKind === lastKind) {
+      add(last!, g);
       continue;
     }
     let k = siteText.get(s);
@@ -121,23 +142,29 @@ function siteSets(a: Analysis): SiteSets {
     }
     let kinds = bySite.get(k);
     if (!kinds) bySite.set(k, (kinds = new Map()));
-    const list = kinds.get(g.waitKind);
-    if (list) list.push(g);
+    let c = kinds.get(g.waitKind);
+    if (c) add(c, g);
     else {
-      const l = [g];
-      sets.push(l);
-      kinds.set(g.waitKind, l);
+      c = { set: [g], index: all.length, count: g.count, sorted: true };
+      all.push(c);
+      kinds.set(g.waitKind, c);
     }
+    lastSite = s;
+    lastKind = g.waitKind;
+    last = c;
   }
+  const sets: AnalyzedGroup[][] = [];
   const total = new Map<AnalyzedGroup[], { count: number; index: number }>();
   const byKind = new Map<string, AnalyzedGroup[][]>();
-  sets.forEach((set, index) => {
-    if (set.length > 1) set.sort((x, y) => y.count - x.count);
-    total.set(set, { count: set.reduce((n, g) => n + g.count, 0), index });
+  for (const { set, index, count, sorted } of all) {
+    // (Stable: groups of equal counts keep their order; a set that came in order needs no sort.)
+    if (!sorted) set.sort((x, y) => y.count - x.count);
+    sets.push(set);
+    total.set(set, { count, index });
     const l = byKind.get(set[0].waitKind);
     if (l) l.push(set);
     else byKind.set(set[0].waitKind, [set]);
-  });
+  }
   memo = { sets, total, byKind };
   siteSetMemo.set(a, memo);
   return memo;
