@@ -38,27 +38,61 @@ export function sameSite(g: AnalyzedGroup, h: AnalyzedGroup): boolean {
   return s === t || (s.func === t.func && s.file === t.file && s.line === t.line);
 }
 
-const stackFuncMemo = new WeakMap<Analysis, ReadonlySet<string>>();
+/**
+ * What the rules ask of every group of an analysis, gathered in one pass: a pass over tens of
+ * thousands of groups (each its own objects, spread over the heap) costs milliseconds, and the rules
+ * would otherwise make one per question.
+ */
+export interface GroupCensus {
+  /** Every function on a stack, once. */
+  readonly funcs: ReadonlySet<string>;
+  /** Join waiters (`isJoinWaiter`), in group order. */
+  readonly joinWaiters: readonly AnalyzedGroup[];
+  /** Groups running, runnable or waiting on their own workers (WaitGroup, semaphore), in group order. */
+  readonly busy: readonly AnalyzedGroup[];
+  /** The first group marked crashed, and the first running. */
+  readonly crashed?: AnalyzedGroup;
+  readonly running?: AnalyzedGroup;
+  /** Some group carries the runtime's `(leaked)` mark. */
+  readonly leakMarks: boolean;
+}
+
+const censusMemo = new WeakMap<Analysis, GroupCensus>();
+
+export function census(a: Analysis): GroupCensus {
+  let c = censusMemo.get(a);
+  if (c) return c;
+  const funcs = new Set<string>();
+  const joinWaiters: AnalyzedGroup[] = [];
+  const busy: AnalyzedGroup[] = [];
+  let crashed: AnalyzedGroup | undefined;
+  let running: AnalyzedGroup | undefined;
+  let leakMarks = false;
+  let last = '';
+  // Indexed loops: cold code (every run of the CLI is one) allocates an iterator result per for-of step.
+  for (let i = 0; i < a.groups.length; i++) {
+    const g = a.groups[i];
+    const frames = g.frames;
+    for (let j = 0; j < frames.length; j++) {
+      // (Recursion and shared frames repeat a name: skip the set when it does.)
+      const f = frames[j].func;
+      if (f !== last) funcs.add((last = f));
+    }
+    const k = g.waitKind;
+    if (k === 'running' || k === 'runnable' || k === 'waitgroup' || k === 'semaphore') busy.push(g);
+    if (k === 'running') running ??= g;
+    if (isJoinWaiter(g)) joinWaiters.push(g);
+    if (g.flags.crashed) crashed ??= g;
+    if (g.flags.leaked === true || (g.leaked ?? 0) > 0) leakMarks = true;
+  }
+  c = { funcs, joinWaiters, busy, crashed, running, leakMarks };
+  censusMemo.set(a, c);
+  return c;
+}
 
 /** Every function on a stack of the analysis, once (asked by the links and by rule matching). */
 export function stackFuncs(a: Analysis): ReadonlySet<string> {
-  let funcs = stackFuncMemo.get(a);
-  if (!funcs) {
-    const all = new Set<string>();
-    // Indexed loops: cold code (every run of the CLI is one) allocates an iterator result per for-of step.
-    let last = '';
-    for (let i = 0; i < a.groups.length; i++) {
-      const frames = a.groups[i].frames;
-      for (let j = 0; j < frames.length; j++) {
-        // (Recursion and shared frames repeat a name: skip the set when it does.)
-        const f = frames[j].func;
-        if (f !== last) all.add((last = f));
-      }
-    }
-    funcs = all;
-    stackFuncMemo.set(a, funcs);
-  }
-  return funcs;
+  return census(a).funcs;
 }
 
 /** The outermost frame of the program's own code (the goroutine's entry point from the user's view). */

@@ -7,7 +7,7 @@
  * blocked sender and for healthy siblings of it), ≈ k × the parent's count.
  */
 import type { Analysis, AnalyzedGroup } from '../analyze/types.js';
-import { enclosing, isClosure, isJoinWaiter, isParked, receiverType, stackFuncs, userEntry } from './frames.js';
+import { census, enclosing, isClosure, isJoinWaiter, isParked, receiverType, stackFuncs, userEntry } from './frames.js';
 
 const LOCK_KINDS = new Set(['mutex', 'rwmutex']);
 
@@ -41,7 +41,7 @@ export class LinkGraph {
       if (l.via === 'creator-id') this.add({ parent, child, via: l.via });
       else proposals.push({ parent, child, via: l.via, sibling: siblings.of(child, l.spawner) });
     }
-    proposals.push(...infer(analysis.groups, linked, siblings));
+    proposals.push(...infer(analysis.groups, linked, siblings, census(analysis).joinWaiters));
     this.accept(proposals);
   }
 
@@ -132,16 +132,14 @@ function spawnersOf(child: AnalyzedGroup, out: string[]): string[] {
 }
 
 /** Our own proposals for children the analysis did not link: outermost closures, then `created by`. */
-function infer(groups: readonly AnalyzedGroup[], linked: Set<string>, siblings: SiblingKeys): Proposal[] {
-  // One pass over the groups: join waiters (for `byReceiver`), and the unlinked children that name a
-  // spawner on some stack, with the spawners to index (a dump of distinct stacks names a few
-  // functions: indexing every function of every frame would cost as much as the rest of the rules).
+function infer(groups: readonly AnalyzedGroup[], linked: Set<string>, siblings: SiblingKeys, joins: readonly AnalyzedGroup[]): Proposal[] {
+  // The unlinked children that name a spawner on some stack, and the spawners to index (a dump of
+  // distinct stacks names a few functions: indexing every function of every frame would cost as much
+  // as the rest of the rules).
   const holders = new Map<string, AnalyzedGroup[]>();
   const spawned: AnalyzedGroup[] = [];
-  const joins: AnalyzedGroup[] = [];
   const scratch: string[] = [];
   for (const g of groups) {
-    if (isJoinWaiter(g)) joins.push(g);
     if (linked.size && linked.has(g.id)) continue;
     let named = false;
     for (const spawner of spawnersOf(g, scratch)) {

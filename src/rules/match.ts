@@ -1,6 +1,6 @@
 /** Rule conditions as data: does an analyzed group satisfy a `GroupMatch` / `LevelWhen`? */
 import type { Analysis, AnalyzedGroup } from '../analyze/types.js';
-import { siteAtEntry, stackFuncs, stateOf } from './frames.js';
+import { census, siteAtEntry, stackFuncs, stateOf } from './frames.js';
 import type { GroupMatch, LevelWhen } from './types.js';
 
 const cache = new Map<string, RegExp>();
@@ -26,7 +26,7 @@ const proofMemo = new WeakMap<Analysis, boolean>();
 export function hasLeakProof(a: Analysis): boolean {
   let r = proofMemo.get(a);
   if (r === undefined) {
-    r = a.snapshot.profile === 'goroutineleak' || a.groups.some((g) => g.flags.leaked === true || (g.leaked ?? 0) > 0);
+    r = a.snapshot.profile === 'goroutineleak' || census(a).leakMarks;
     proofMemo.set(a, r);
   }
   return r;

@@ -10,7 +10,7 @@
 import type { Analysis, AnalyzedGroup, SiteFrame } from '../../analyze/types.js';
 import { candidate, type Candidate, type Detector } from '../candidate.js';
 import { describe } from '../evidence.js';
-import { shortFunc, siteOf, siteText, userEntry } from '../frames.js';
+import { census, shortFunc, siteOf, siteText, userEntry } from '../frames.js';
 import { re } from '../match.js';
 import { waitPatterns } from '../waits/index.js';
 
@@ -28,14 +28,10 @@ function mapOp(f: SiteFrame): string | undefined {
   return undefined;
 }
 
-const crashedMemo = new WeakMap<Analysis, AnalyzedGroup | undefined>();
-
-/** The goroutine that crashed, else the one running; asked by every crash rule. */
+/** The goroutine that crashed, else the one running. */
 export function crashedGroup(a: Analysis): AnalyzedGroup | undefined {
-  if (crashedMemo.has(a)) return crashedMemo.get(a);
-  const g = a.groups.find((g) => g.flags.crashed) ?? a.groups.find((g) => g.waitKind === 'running');
-  crashedMemo.set(a, g);
-  return g;
+  const c = census(a);
+  return c.crashed ?? c.running;
 }
 
 /** The headline names a map race, or a JSON encoder panicked inside a map. */

@@ -111,14 +111,41 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
+const parkedWaits = new WeakMap<Analysis, number[]>();
+
+/**
+ * The median longest wait of the parked groups other than `g` (one of the analysis's groups): the
+ * waits of all parked groups are sorted once per analysis, not once per candidate, and `g`'s own
+ * wait is left out by position.
+ */
+function medianWaitBeside(a: Analysis, g: AnalyzedGroup): number {
+  let all = parkedWaits.get(a);
+  if (!all) {
+    all = a.groups.filter(isParked).map((x) => x.wait?.max ?? 0).sort((x, y) => x - y);
+    parkedWaits.set(a, all);
+  }
+  if (!isParked(g)) return median(all);
+  const n = all.length - 1;
+  if (n <= 0) return 0;
+  // Without one occurrence of g's wait at `at`, element i of the rest is all[i] before it, all[i + 1] from it.
+  const v = g.wait?.max ?? 0;
+  let at = 0;
+  for (let hi = all.length; at < hi; ) {
+    const mid = (at + hi) >> 1;
+    if (all[mid] < v) at = mid + 1;
+    else hi = mid;
+  }
+  const m = Math.floor(n / 2);
+  return m < at ? all[m] : all[m + 1];
+}
+
 export const longParkDetector: Detector = {
   description: 'keeps groups parked at least `factor` × longer than the median of the other parked groups',
   vars: ['typical'],
   refine(ctx, rule, c) {
     const g = c.root;
     if (!g?.wait) return null;
-    const others = ctx.analysis.groups.filter((x) => x !== g && isParked(x)).map((x) => x.wait?.max ?? 0);
-    const typical = median(others);
+    const typical = medianWaitBeside(ctx.analysis, g);
     const factor = ctx.param(rule, 'factor', 3);
     if (g.wait.min < factor * typical) return null;
     return {
