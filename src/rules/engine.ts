@@ -341,7 +341,7 @@ function better(a: Candidate & { severity: Severity }, b: Candidate & { severity
 function dedupe<C extends Candidate & { severity: Severity }>(cands: C[]): C[] {
   const claimOrder = (a: C, b: C) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || (b.precise ? 1 : 0) - (a.precise ? 1 : 0) || order(a, b);
   const sorted = [...cands.filter((c) => !c.rule.fallback).sort(claimOrder), ...cands.filter((c) => c.rule.fallback).sort(claimOrder)];
-  const claimed = new Set<string>();
+  const claimed = new Claims();
   const out: C[] = [];
   for (const c of sorted) {
     if (!c.root || c.rule.category === 'crash' || c.rule.category === 'race') {
@@ -362,17 +362,40 @@ function dedupe<C extends Candidate & { severity: Severity }>(cands: C[]): C[] {
       roots: keep(c.roots),
       companions: c.companions && keep(c.companions),
     };
-    claimed.add(next.root!.id);
-    for (const list of [next.roots, next.consequences, next.companions ?? []]) for (const g of list) claimed.add(g.id);
-    if (c.rule.aggregate || c.claimsRelated) for (const g of next.related) claimed.add(g.id);
+    claimed.add([next.root!]);
+    for (const list of [next.roots, next.consequences, next.companions ?? []]) claimed.add(list);
+    if (c.rule.aggregate || c.claimsRelated) claimed.add(next.related);
     out.push(next);
   }
   return out.sort(order);
 }
 
+/**
+ * Ids of the groups that findings have claimed so far. A claimed list is read into the set only when
+ * some later finding asks: the last one to claim (often the one with thousands of roots) never is.
+ */
+class Claims {
+  private readonly ids = new Set<string>();
+  private pending: (readonly AnalyzedGroup[])[] = [];
+
+  add(list: readonly AnalyzedGroup[]): void {
+    if (list.length) this.pending.push(list);
+  }
+
+  get none(): boolean {
+    return this.ids.size === 0 && this.pending.length === 0;
+  }
+
+  has(id: string): boolean {
+    for (const list of this.pending) for (const g of list) this.ids.add(g.id);
+    this.pending = [];
+    return this.ids.has(id);
+  }
+}
+
 /** `list` without claimed groups and `root`: the same array when that removes none (nothing is claimed yet, often). */
-function unclaimed(list: AnalyzedGroup[], claimed: ReadonlySet<string>, root: AnalyzedGroup): AnalyzedGroup[] {
-  const keep = claimed.size ? (g: AnalyzedGroup) => !claimed.has(g.id) && g !== root : (g: AnalyzedGroup) => g !== root;
+function unclaimed(list: AnalyzedGroup[], claimed: Claims, root: AnalyzedGroup): AnalyzedGroup[] {
+  const keep = claimed.none ? (g: AnalyzedGroup) => g !== root : (g: AnalyzedGroup) => !claimed.has(g.id) && g !== root;
   for (let i = 0; i < list.length; i++) if (!keep(list[i])) return list.filter(keep);
   return list;
 }

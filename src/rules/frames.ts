@@ -55,6 +55,26 @@ export interface GroupCensus {
   readonly running?: AnalyzedGroup;
   /** Some group carries the runtime's `(leaked)` mark. */
   readonly leakMarks: boolean;
+  /** Functions that may have started some group (`spawnersOf`). */
+  readonly spawners: ReadonlySet<string>;
+  /** Goroutines of the largest group. */
+  readonly maxCount: number;
+}
+
+/**
+ * Functions that may have started `child`, most likely first: the functions enclosing its outermost
+ * closures (up to 4), then its `created by` function. Written into `out` (reused: one per child).
+ */
+export function spawnersOf(child: AnalyzedGroup, out: string[]): string[] {
+  out.length = 0;
+  for (let i = child.frames.length - 1; i >= 0 && out.length < 4; i--) {
+    const f = child.frames[i].func;
+    if (f === 'runtime.goexit') continue;
+    if (!isClosure(f)) break;
+    out.push(enclosing(f));
+  }
+  if (child.creator) out.push(child.creator.func);
+  return out;
 }
 
 const censusMemo = new WeakMap<Analysis, GroupCensus>();
@@ -68,6 +88,9 @@ export function census(a: Analysis): GroupCensus {
   let crashed: AnalyzedGroup | undefined;
   let running: AnalyzedGroup | undefined;
   let leakMarks = false;
+  const spawners = new Set<string>();
+  const scratch: string[] = [];
+  let maxCount = 0;
   let last = '';
   // Indexed loops: cold code (every run of the CLI is one) allocates an iterator result per for-of step.
   for (let i = 0; i < a.groups.length; i++) {
@@ -84,8 +107,10 @@ export function census(a: Analysis): GroupCensus {
     if (isJoinWaiter(g)) joinWaiters.push(g);
     if (g.flags.crashed) crashed ??= g;
     if (g.flags.leaked === true || (g.leaked ?? 0) > 0) leakMarks = true;
+    for (const s of spawnersOf(g, scratch)) spawners.add(s);
+    if (g.count > maxCount) maxCount = g.count;
   }
-  c = { funcs, joinWaiters, busy, crashed, running, leakMarks };
+  c = { funcs, joinWaiters, busy, crashed, running, leakMarks, spawners, maxCount };
   censusMemo.set(a, c);
   return c;
 }

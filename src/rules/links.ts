@@ -7,7 +7,7 @@
  * blocked sender and for healthy siblings of it), ≈ k × the parent's count.
  */
 import type { Analysis, AnalyzedGroup } from '../analyze/types.js';
-import { census, enclosing, isClosure, isJoinWaiter, isParked, receiverType, stackFuncs, userEntry } from './frames.js';
+import { census, enclosing, isClosure, isJoinWaiter, isParked, receiverType, spawnersOf, stackFuncs, userEntry, type GroupCensus } from './frames.js';
 
 const LOCK_KINDS = new Set(['mutex', 'rwmutex']);
 
@@ -41,7 +41,7 @@ export class LinkGraph {
       if (l.via === 'creator-id') this.add({ parent, child, via: l.via });
       else proposals.push({ parent, child, via: l.via, sibling: siblings.of(child, l.spawner) });
     }
-    proposals.push(...infer(analysis.groups, linked, siblings, census(analysis).joinWaiters));
+    proposals.push(...infer(analysis.groups, linked, siblings, census(analysis)));
     this.accept(proposals);
   }
 
@@ -115,24 +115,10 @@ class SiblingKeys {
   }
 }
 
-/**
- * Functions that may have started `child`, most likely first: the functions enclosing its outermost
- * closures (up to 4), then its `created by` function. Written into `out` (reused: one per child).
- */
-function spawnersOf(child: AnalyzedGroup, out: string[]): string[] {
-  out.length = 0;
-  for (let i = child.frames.length - 1; i >= 0 && out.length < 4; i--) {
-    const f = child.frames[i].func;
-    if (f === 'runtime.goexit') continue;
-    if (!isClosure(f)) break;
-    out.push(enclosing(f));
-  }
-  if (child.creator) out.push(child.creator.func);
-  return out;
-}
-
 /** Our own proposals for children the analysis did not link: outermost closures, then `created by`. */
-function infer(groups: readonly AnalyzedGroup[], linked: Set<string>, siblings: SiblingKeys, joins: readonly AnalyzedGroup[]): Proposal[] {
+function infer(groups: readonly AnalyzedGroup[], linked: Set<string>, siblings: SiblingKeys, { joinWaiters: joins, spawners }: GroupCensus): Proposal[] {
+  // No child names a function on some stack, and no join waiter to link by receiver: nothing to infer.
+  if (!joins.length && ![...spawners].some((f) => siblings.funcs.has(f))) return [];
   // The unlinked children that name a spawner on some stack, and the spawners to index (a dump of
   // distinct stacks names a few functions: indexing every function of every frame would cost as much
   // as the rest of the rules).

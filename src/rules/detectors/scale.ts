@@ -9,7 +9,7 @@
  */
 import type { Analysis, AnalyzedGroup } from '../../analyze/types.js';
 import { candidate, type Detector, type ResolvedRule, type RuleContext } from '../candidate.js';
-import { isJoinWaiter, isParked, looksStuck, num } from '../frames.js';
+import { census, isJoinWaiter, isParked, looksStuck, num } from '../frames.js';
 import { busySenders, inFlightFact, ownerInUse } from './inflight.js';
 import { roleOf } from './roles.js';
 
@@ -20,7 +20,8 @@ export function proportionalSets(a: Analysis, minCount: number, minGroups: numbe
   const k = `${minCount}|${minGroups}|${tolerance}`;
   const cached = memo.get(a)?.get(k);
   if (cached) return cached;
-  const big = a.groups.filter((g) => g.count >= minCount).sort((x, y) => y.count - x.count);
+  // (No group that large: no set, without a pass over the groups.)
+  const big = census(a).maxCount < minCount ? [] : a.groups.filter((g) => g.count >= minCount).sort((x, y) => y.count - x.count);
   const sets: AnalyzedGroup[][] = [];
   let i = 0;
   while (i < big.length) {
