@@ -29,7 +29,11 @@ export class LinkGraph {
   private readonly down = new Map<string, Edge[]>();
 
   constructor(readonly analysis: Analysis, readonly tolerance = 0.1) {
-    const byId = analysis.links.length ? new Map(analysis.groups.map((g) => [g.id, g])) : undefined;
+    let byId: Map<string, AnalyzedGroup> | undefined;
+    if (analysis.links.length) {
+      byId = new Map();
+      for (const g of analysis.groups) byId.set(g.id, g);
+    }
     const proposals: Proposal[] = [];
     const linked = new Set<string>();
     const siblings = new SiblingKeys(stackFuncs(analysis));
