@@ -47,7 +47,7 @@ export function anyFrame(g: AnalyzedGroup, pattern: string, a?: Analysis): boole
 interface FuncIndex {
   /** Is `g` one of the analysis's groups? */
   has(g: AnalyzedGroup): boolean;
-  /** The functions of `funcs` that a pattern matches. */
+  /** The functions on the analysis's stacks that `pattern` matches. */
   matching(pattern: string): Set<string>;
 }
 
