@@ -2,10 +2,10 @@
 import type { Analysis, AnalyzedGroup, SiteFrame } from '../analyze/types.js';
 import type { RaceReport } from '../model/dump.js';
 import { describe, evidenceGroup, render, templateVars } from './evidence.js';
-import { isJoinWaiter, isParked, num, pct, shortFunc, siteKey, siteOf, siteText, stateOf, waitText } from './frames.js';
+import { isJoinWaiter, isParked, num, pct, sameSite, shortFunc, siteOf, siteText, stateOf, waitText } from './frames.js';
 import type { LinkGraph } from './links.js';
 import { countText, listingFinding, tidy } from './listing.js';
-import type { Finding, Rule, Severity } from './types.js';
+import type { EvidenceGroup, Finding, Rule, Severity } from './types.js';
 
 /** A rule with the pack it came from. */
 export interface ResolvedRule extends Rule {
@@ -84,8 +84,15 @@ export function siteCount(c: Candidate): number {
   // Asked several times per candidate (score, finish), whose copies share their roots array.
   const memo = siteCounts.get(c.roots);
   if (memo !== undefined && memo.root === c.root) return memo.count;
-  const k = siteKey(c.root);
-  const count = k === undefined || c.roots.some((g) => siteKey(g) !== k) ? c.root.count : c.roots.reduce((n, g) => n + g.count, c.root.count);
+  const root = c.root;
+  let count = root.count;
+  for (let i = 0; i < c.roots.length; i++) {
+    if (!sameSite(c.roots[i], root)) {
+      count = root.count;
+      break;
+    }
+    count += c.roots[i].count;
+  }
   siteCounts.set(c.roots, { root: c.root, count });
   return count;
 }
@@ -96,13 +103,12 @@ const siteCounts = new WeakMap<readonly AnalyzedGroup[], { root: AnalyzedGroup; 
 export function finishCandidate(c: Candidate & { severity: Severity }, a: Analysis): Finding {
   const rule = c.rule;
   const variant = c.variant ? rule.variants?.[c.variant] : undefined;
-  const groups = [
-    ...(c.root ? [evidenceGroup(c.root, 'root')] : []),
-    ...c.roots.map((g) => evidenceGroup(g, 'root')),
-    ...c.consequences.map((g) => evidenceGroup(g, 'consequence')),
-    ...c.related.map((g) => evidenceGroup(g, 'related')),
-    ...(c.companions ?? []).map((g) => evidenceGroup(g, 'related')),
-  ];
+  const groups: EvidenceGroup[] = [];
+  if (c.root) groups.push(evidenceGroup(c.root, 'root'));
+  for (const g of c.roots) groups.push(evidenceGroup(g, 'root'));
+  for (const g of c.consequences) groups.push(evidenceGroup(g, 'consequence'));
+  for (const g of c.related) groups.push(evidenceGroup(g, 'related'));
+  for (const g of c.companions ?? []) groups.push(evidenceGroup(g, 'related'));
   // A wait-for finding counts whom it holds up itself (all queued behind one holder); a cascade's
   // consequences count only the share behind its root (`involved`).
   const goroutines = c.goroutines !== undefined && (!c.root || c.precise) ? c.goroutines : involved(c);
@@ -147,11 +153,27 @@ export function finishCandidate(c: Candidate & { severity: Severity }, a: Analys
  * are not part of the leak, so a waiter group counts at most as many goroutines as the root has.
  */
 export function involved(c: Candidate): number {
-  const roots = [...(c.root ? [c.root] : []), ...c.roots];
-  const rootCount = roots.reduce((n, g) => n + g.count, 0);
-  const others = [...c.related, ...(c.companions ?? [])].reduce((n, g) => n + g.count, 0);
+  const rootCount = (c.root?.count ?? 0) + goroutinesOf(c.roots);
+  const others = goroutinesOf(c.related) + goroutinesOf(c.companions ?? []);
   return rootCount + others + c.consequences.reduce((n, g) => n + behind(g, rootCount), 0);
 }
+
+/**
+ * Goroutines of `groups`, summed. A long list (the further roots of one site reached by thousands of
+ * stacks) is asked again by scoring and finishing: summed once per array (the arrays a candidate
+ * holds are never changed).
+ */
+export function goroutinesOf(groups: readonly AnalyzedGroup[]): number {
+  const long = groups.length > 64;
+  let n = long ? sums.get(groups) : undefined;
+  if (n !== undefined) return n;
+  n = 0;
+  for (let i = 0; i < groups.length; i++) n += groups[i].count;
+  if (long) sums.set(groups, n);
+  return n;
+}
+
+const sums = new WeakMap<readonly AnalyzedGroup[], number>();
 
 /** Goroutines of consequence `g` behind a root of `rootCount` goroutines. */
 export function behind(g: AnalyzedGroup, rootCount: number): number {
@@ -179,7 +201,7 @@ function rootFacts(c: Candidate, a: Analysis): string[] {
   const atSite = siteCount(c);
   if (atSite !== g.count) out.push(`${num(atSite)} goroutines at ${siteText(siteOf(g))} in ${c.roots.length + 1} call paths; the largest is shown`);
   for (const r of c.roots) out.push(`${atSite !== g.count ? 'also at this site, another call path' : 'also root'}: ${describe(r)}`);
-  const rootCount = g.count + c.roots.reduce((n, r) => n + r.count, 0);
+  const rootCount = g.count + goroutinesOf(c.roots);
   for (const q of c.consequences) {
     out.push(`consequence: ${describe(q)}`);
     // (A wait-for finding's consequences wait on its holder whole: nothing to split off.)

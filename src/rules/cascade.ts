@@ -59,9 +59,16 @@ export function rootOf(g: AnalyzedGroup, graph: LinkGraph): AnalyzedGroup {
   return cur;
 }
 
+/** `a`, then the groups of `b` not in it yet, in order (a set of what is in: both may hold thousands). */
 export function union(a: readonly AnalyzedGroup[], b: readonly AnalyzedGroup[]): AnalyzedGroup[] {
   const out = [...a];
-  for (const g of b) if (!out.includes(g)) out.push(g);
+  if (!b.length) return out;
+  const seen = new Set(a);
+  for (const g of b) {
+    if (seen.has(g)) continue;
+    seen.add(g);
+    out.push(g);
+  }
   return out;
 }
 

@@ -3,15 +3,15 @@
  * attach the goroutines waiting behind a root, and one pass merges everything into findings with one
  * root each — most severe first.
  */
-import type { Analysis, AnalyzedGroup } from '../analyze/types.js';
+import type { Analysis, AnalyzedGroup, SiteFrame } from '../analyze/types.js';
 import type { RaceReport } from '../model/dump.js';
 import { union, withCascade } from './cascade.js';
-import { hasLeakProof, isLeaked, matchGroup, matchWhen, re, siteView, type FindingFacts } from './match.js';
+import { hasLeakProof, isLeaked, matchGroup, matchSet, matchWhen, possibleIn, re, siteView, type FindingFacts } from './match.js';
 import { LinkGraph } from './links.js';
 import { listingVariant } from './listing.js';
-import { siteKey, siteOf } from './frames.js';
+import { siteOf } from './frames.js';
 import { textOrder } from './collate.js';
-import { finishCandidate, involved, siteCount, type Candidate, type Detector, type ResolvedRule, type RuleContext } from './candidate.js';
+import { finishCandidate, goroutinesOf, involved, siteCount, type Candidate, type Detector, type ResolvedRule, type RuleContext } from './candidate.js';
 import type { Finding, Severity, Suppression } from './types.js';
 
 /** Categories whose findings own their groups: one root per group across them. */
@@ -65,6 +65,7 @@ export function runEngine(input: EngineInput): Finding[] {
 
 function matchRule(ctx: RuleContext, rule: ResolvedRule): Candidate[] {
   const a = ctx.analysis;
+  if (!possibleIn(rule.match!, a)) return [];
   if (rule.aggregate) {
     const hits = a.groups.filter((g) => matchGroup(rule.match!, g, a));
     if (!hits.length) return [];
@@ -80,11 +81,11 @@ function matchRule(ctx: RuleContext, rule: ResolvedRule): Candidate[] {
   const asked = !kinds ? sets : kinds.length === 1 ? (byKind.get(kinds[0]) ?? []) : kinds.flatMap((k) => byKind.get(k) ?? []).sort((x, y) => total.get(x)!.index - total.get(y)!.index);
   const out: Candidate[] = [];
   for (const set of asked) {
-    const n = total.get(set)!.count;
-    const hits = set.length === 1 ? (matchGroup(m, set[0], a) ? set : []) : set.filter((g) => matchGroup(m, siteView(g, n, a), a));
+    const hits = matchSet(m, set, total.get(set)!.count, a);
     if (!hits.length) continue;
-    const [root, ...roots] = hits;
-    out.push({ rule, root, roots, consequences: [], related: [], facts: [], vars: {} });
+    // Rules that take a whole set share its roots array (and what is summed over it, see `goroutinesOf`).
+    const roots = hits === set ? restOf(set) : hits.slice(1);
+    out.push({ rule, root: hits[0], roots, consequences: [], related: [], facts: [], vars: {} });
   }
   return out;
 }
@@ -98,38 +99,89 @@ interface SiteSets {
 
 const siteSetMemo = new WeakMap<Analysis, SiteSets>();
 
-/** Groups by blocking site and wait kind, largest first within a set. */
+/** A site set while it is collected: its goroutines, and whether its groups came largest first. */
+interface Collecting {
+  readonly set: AnalyzedGroup[];
+  readonly index: number;
+  count: number;
+  sorted: boolean;
+}
+
+/** Groups by blocking site and wait kind (`sameSite`), largest first within a set. */
 function siteSets(a: Analysis): SiteSets {
   let memo = siteSetMemo.get(a);
   if (memo) return memo;
-  const bySite = new Map<string, AnalyzedGroup[]>();
-  const sets: AnalyzedGroup[][] = [];
-  for (const g of a.groups) {
-    const k = siteKey(g);
-    const list = k === undefined ? undefined : bySite.get(k);
-    if (list) list.push(g);
-    else {
-      const l = [g];
-      sets.push(l);
-      if (k !== undefined) bySite.set(k, l);
+  // Site → wait kind → set; a site frame object (shared by many groups) is read as text once.
+  const siteText = new Map<SiteFrame, string>();
+  const bySite = new Map<string, Map<string, Collecting>>();
+  const all: Collecting[] = [];
+  const add = (c: Collecting, g: AnalyzedGroup) => {
+    if (g.count > c.set[c.set.length - 1].count) c.sorted = false;
+    c.set.push(g);
+    c.count += g.count;
+  };
+  // The set of the group before: groups of one stuck set often come in a row.
+  let lastSite: SiteFrame | undefined;
+  let lastKind = '';
+  let last: Collecting | undefined;
+  for (let i = 0; i < a.groups.length; i++) {
+    const g = a.groups[i];
+    const s = g.blockingSite;
+    if (!s) {
+      all.push({ set: [g], index: all.length, count: g.count, sorted: true });
+      continue;
     }
+    if (s === lastSite && g.waitKind === lastKind) {
+      add(last!, g);
+      continue;
+    }
+    let k = siteText.get(s);
+    if (k === undefined) {
+      k = `${s.func}\u0000${s.file}\u0000${s.line}`;
+      siteText.set(s, k);
+    }
+    let kinds = bySite.get(k);
+    if (!kinds) bySite.set(k, (kinds = new Map()));
+    let c = kinds.get(g.waitKind);
+    if (c) add(c, g);
+    else {
+      c = { set: [g], index: all.length, count: g.count, sorted: true };
+      all.push(c);
+      kinds.set(g.waitKind, c);
+    }
+    lastSite = s;
+    lastKind = g.waitKind;
+    last = c;
   }
+  const sets: AnalyzedGroup[][] = [];
   const total = new Map<AnalyzedGroup[], { count: number; index: number }>();
   const byKind = new Map<string, AnalyzedGroup[][]>();
-  sets.forEach((set, index) => {
-    if (set.length > 1) set.sort((x, y) => y.count - x.count);
-    total.set(set, { count: set.reduce((n, g) => n + g.count, 0), index });
+  for (const { set, index, count, sorted } of all) {
+    // (Stable: groups of equal counts keep their order; a set that came in order needs no sort.)
+    if (!sorted) set.sort((x, y) => y.count - x.count);
+    sets.push(set);
+    total.set(set, { count, index });
     const l = byKind.get(set[0].waitKind);
     if (l) l.push(set);
     else byKind.set(set[0].waitKind, [set]);
-  });
+  }
   memo = { sets, total, byKind };
   siteSetMemo.set(a, memo);
   return memo;
 }
 
+const rests = new WeakMap<readonly AnalyzedGroup[], AnalyzedGroup[]>();
+
+/** `set.slice(1)`, once per site set. */
+function restOf(set: readonly AnalyzedGroup[]): AnalyzedGroup[] {
+  let r = rests.get(set);
+  if (!r) rests.set(set, (r = set.slice(1)));
+  return r;
+}
+
 function withCompanions(ctx: RuleContext, rule: ResolvedRule, c: Candidate): Candidate {
   const a = ctx.analysis;
+  if (!possibleIn(rule.with!, a)) return { ...c, companions: [] };
   const taken = new Set([c.root, ...c.roots, ...c.consequences, ...c.related]);
   const companions = a.groups.filter((g) => !taken.has(g) && matchGroup(rule.with!, g, a));
   return { ...c, companions };
@@ -177,8 +229,8 @@ function score(c: Candidate, a: Analysis): (Candidate & { severity: Severity }) 
   if (!c.root) return { ...c, goroutines, severity: c.severity ?? rule.severity };
   const facts: FindingFacts = {
     root: siteView(c.root, siteCount(c), a),
-    consequences: c.consequences.reduce((n, g) => n + g.count, 0),
-    goroutines: [c.root, ...c.roots, ...c.related].reduce((n, g) => n + g.count, 0),
+    consequences: goroutinesOf(c.consequences),
+    goroutines: c.root.count + goroutinesOf(c.roots) + goroutinesOf(c.related),
     variant: c.variant,
   };
   if (rule.require && !matchWhen(rule.require, facts, a)) return null;
@@ -289,7 +341,7 @@ function better(a: Candidate & { severity: Severity }, b: Candidate & { severity
 function dedupe<C extends Candidate & { severity: Severity }>(cands: C[]): C[] {
   const claimOrder = (a: C, b: C) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || (b.precise ? 1 : 0) - (a.precise ? 1 : 0) || order(a, b);
   const sorted = [...cands.filter((c) => !c.rule.fallback).sort(claimOrder), ...cands.filter((c) => c.rule.fallback).sort(claimOrder)];
-  const claimed = new Set<string>();
+  const claimed = new Claims();
   const out: C[] = [];
   for (const c of sorted) {
     if (!c.root || c.rule.category === 'crash' || c.rule.category === 'race') {
@@ -302,19 +354,50 @@ function dedupe<C extends Candidate & { severity: Severity }>(cands: C[]): C[] {
       if (!c.related.some((g) => claimed.has(g.id))) out.push(c);
       continue;
     }
-    const keep = (g: AnalyzedGroup) => !claimed.has(g.id) && g !== c.root;
+    const keep = (list: AnalyzedGroup[]) => unclaimed(list, claimed, c.root!);
     const next = {
       ...c,
-      consequences: c.consequences.filter(keep),
-      related: c.related.filter(keep),
-      roots: c.roots.filter(keep),
-      companions: c.companions?.filter(keep),
+      consequences: keep(c.consequences),
+      related: keep(c.related),
+      roots: keep(c.roots),
+      companions: c.companions && keep(c.companions),
     };
-    for (const g of [next.root!, ...next.roots, ...next.consequences, ...(next.companions ?? [])]) claimed.add(g.id);
-    if (c.rule.aggregate || c.claimsRelated) for (const g of next.related) claimed.add(g.id);
+    claimed.add([next.root!]);
+    for (const list of [next.roots, next.consequences, next.companions ?? []]) claimed.add(list);
+    if (c.rule.aggregate || c.claimsRelated) claimed.add(next.related);
     out.push(next);
   }
   return out.sort(order);
+}
+
+/**
+ * Ids of the groups that findings have claimed so far. A claimed list is read into the set only when
+ * some later finding asks: the last one to claim (often the one with thousands of roots) never is.
+ */
+class Claims {
+  private readonly ids = new Set<string>();
+  private pending: (readonly AnalyzedGroup[])[] = [];
+
+  add(list: readonly AnalyzedGroup[]): void {
+    if (list.length) this.pending.push(list);
+  }
+
+  get none(): boolean {
+    return this.ids.size === 0 && this.pending.length === 0;
+  }
+
+  has(id: string): boolean {
+    for (const list of this.pending) for (const g of list) this.ids.add(g.id);
+    this.pending = [];
+    return this.ids.has(id);
+  }
+}
+
+/** `list` without claimed groups and `root`: the same array when that removes none (nothing is claimed yet, often). */
+function unclaimed(list: AnalyzedGroup[], claimed: Claims, root: AnalyzedGroup): AnalyzedGroup[] {
+  const keep = claimed.none ? (g: AnalyzedGroup) => g !== root : (g: AnalyzedGroup) => !claimed.has(g.id) && g !== root;
+  for (let i = 0; i < list.length; i++) if (!keep(list[i])) return list.filter(keep);
+  return list;
 }
 
 export function order(a: Candidate & { severity: Severity }, b: Candidate & { severity: Severity }): number {

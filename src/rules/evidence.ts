@@ -1,5 +1,5 @@
 /** Evidence and template variables of a finding, from its groups. */
-import type { Analysis, AnalyzedGroup } from '../analyze/types.js';
+import type { Analysis, AnalyzedGroup, SiteFrame } from '../analyze/types.js';
 import { isJoinWaiter, num, pct, shortFunc, siteOf, siteText, stateOf, waitText } from './frames.js';
 import { countText, sentenceVars } from './listing.js';
 import type { EvidenceGroup } from './types.js';
@@ -8,26 +8,35 @@ export type Role = EvidenceGroup['role'];
 
 export function evidenceGroup(g: AnalyzedGroup, role: Role): EvidenceGroup {
   const s = siteOf(g);
-  return {
-    id: g.id,
-    count: g.count,
-    share: g.share,
-    waitKind: g.waitKind,
-    state: stateOf(g),
-    ...(s ? { site: { func: s.func, file: s.file, line: s.line } } : {}),
-    ...(g.wait ? { wait: { min: g.wait.min, max: g.wait.max } } : {}),
-    role,
-  };
+  // One per group of a finding (tens of thousands for one stuck site reached by as many stacks):
+  // built without temporary objects to spread, fields in the order the JSON report prints.
+  const e: { -readonly [K in keyof EvidenceGroup]?: EvidenceGroup[K] } = { id: g.id, count: g.count, share: g.share, waitKind: g.waitKind, state: stateOf(g) };
+  if (s) e.site = { func: s.func, file: s.file, line: s.line };
+  if (g.wait) e.wait = { min: g.wait.min, max: g.wait.max };
+  e.role = role;
+  return e as EvidenceGroup;
 }
 
 const JOIN_FUNC = /(WaitGroup|errgroup\.\(\*Group\)|Pool)\)?\.Wait$/;
+
+const whereTexts = new WeakMap<SiteFrame, string>();
+
+/** `proxy.(*Store).listAndWatch (proxy_store.go:116)`, once per site frame (shared by many groups). */
+function whereText(s: SiteFrame): string {
+  let w = whereTexts.get(s);
+  if (w === undefined) {
+    // A frame without file:line (a pprof listing) is named by its function alone.
+    w = s.file ? `${shortFunc(s.func)} (${siteText(s)})` : shortFunc(s.func);
+    whereTexts.set(s, w);
+  }
+  return w;
+}
 
 /** "300 goroutines in errgroup.(*Group).Wait from proxy.(*Store).listAndWatch (proxy_store.go:116)" */
 export function describe(g: AnalyzedGroup): string {
   const s = siteOf(g);
   const n = `${num(g.count)} goroutine${g.count === 1 ? '' : 's'}`;
-  // A frame without file:line (a pprof listing) is named by its function alone.
-  const where = s ? (s.file ? `${shortFunc(s.func)} (${siteText(s)})` : shortFunc(s.func)) : 'an unknown site';
+  const where = s ? whereText(s) : 'an unknown site';
   if (isJoinWaiter(g)) {
     // The outermost join is the one the program called (errgroup.Wait over its WaitGroup.Wait).
     const join = [...g.frames].reverse().find((f) => JOIN_FUNC.test(f.func));

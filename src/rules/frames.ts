@@ -1,5 +1,5 @@
 /** Reading Go function names and stacks the way a person does: closures, enclosing functions, sites. */
-import type { AnalyzedGroup, SiteFrame } from '../analyze/types.js';
+import type { Analysis, AnalyzedGroup, SiteFrame } from '../analyze/types.js';
 import type { Frame } from '../model/dump.js';
 
 import { enclosing, isClosure, receiverType } from '../analyze/closures.js';
@@ -27,23 +27,98 @@ export function siteOf(g: AnalyzedGroup): SiteFrame | undefined {
 }
 
 /**
- * Where a group is parked, as a key: wait kind and blocking site. Groups with one key are one stuck
- * set reached through several call paths; undefined when the group has no blocking site.
+ * Parked at one place: same wait kind and blocking site (function, file, line). Such groups are one
+ * stuck set reached through several call paths; a group without a blocking site is at no such place.
  */
-export function siteKey(g: AnalyzedGroup): string | undefined {
+export function sameSite(g: AnalyzedGroup, h: AnalyzedGroup): boolean {
   const s = g.blockingSite;
-  if (!s) return undefined;
-  // Asked of every group by each rule and of each root by every candidate: built once per group
-  // (groups are never changed; a changed copy is another object).
-  let k = siteKeys.get(g);
-  if (k === undefined) {
-    k = `${g.waitKind}\u0000${s.func}\u0000${s.file}\u0000${s.line}`;
-    siteKeys.set(g, k);
-  }
-  return k;
+  const t = h.blockingSite;
+  if (!s || !t || g.waitKind !== h.waitKind) return false;
+  // Site frames are shared between groups (analyze/origin.ts): mostly the same object.
+  return s === t || (s.func === t.func && s.file === t.file && s.line === t.line);
 }
 
-const siteKeys = new WeakMap<AnalyzedGroup, string>();
+/**
+ * What the rules ask of every group of an analysis, gathered in one pass: a pass over tens of
+ * thousands of groups (each its own objects, spread over the heap) costs milliseconds, and the rules
+ * would otherwise make one per question.
+ */
+export interface GroupCensus {
+  /** Every function on a stack, once. */
+  readonly funcs: ReadonlySet<string>;
+  /** Join waiters (`isJoinWaiter`), in group order. */
+  readonly joinWaiters: readonly AnalyzedGroup[];
+  /** Groups running, runnable or waiting on their own workers (WaitGroup, semaphore), in group order. */
+  readonly busy: readonly AnalyzedGroup[];
+  /** The first group marked crashed, and the first running. */
+  readonly crashed?: AnalyzedGroup;
+  readonly running?: AnalyzedGroup;
+  /** Some group carries the runtime's `(leaked)` mark. */
+  readonly leakMarks: boolean;
+  /** Functions that may have started some group (`spawnersOf`). */
+  readonly spawners: ReadonlySet<string>;
+  /** Goroutines of the largest group. */
+  readonly maxCount: number;
+}
+
+/**
+ * Functions that may have started `child`, most likely first: the functions enclosing its outermost
+ * closures (up to 4), then its `created by` function. Written into `out` (reused: one per child).
+ */
+export function spawnersOf(child: AnalyzedGroup, out: string[]): string[] {
+  out.length = 0;
+  for (let i = child.frames.length - 1; i >= 0 && out.length < 4; i--) {
+    const f = child.frames[i].func;
+    if (f === 'runtime.goexit') continue;
+    if (!isClosure(f)) break;
+    out.push(enclosing(f));
+  }
+  if (child.creator) out.push(child.creator.func);
+  return out;
+}
+
+const censusMemo = new WeakMap<Analysis, GroupCensus>();
+
+export function census(a: Analysis): GroupCensus {
+  let c = censusMemo.get(a);
+  if (c) return c;
+  const funcs = new Set<string>();
+  const joinWaiters: AnalyzedGroup[] = [];
+  const busy: AnalyzedGroup[] = [];
+  let crashed: AnalyzedGroup | undefined;
+  let running: AnalyzedGroup | undefined;
+  let leakMarks = false;
+  const spawners = new Set<string>();
+  const scratch: string[] = [];
+  let maxCount = 0;
+  let last = '';
+  // Indexed loops: cold code (every run of the CLI is one) allocates an iterator result per for-of step.
+  for (let i = 0; i < a.groups.length; i++) {
+    const g = a.groups[i];
+    const frames = g.frames;
+    for (let j = 0; j < frames.length; j++) {
+      // (Recursion and shared frames repeat a name: skip the set when it does.)
+      const f = frames[j].func;
+      if (f !== last) funcs.add((last = f));
+    }
+    const k = g.waitKind;
+    if (k === 'running' || k === 'runnable' || k === 'waitgroup' || k === 'semaphore') busy.push(g);
+    if (k === 'running') running ??= g;
+    if (isJoinWaiter(g)) joinWaiters.push(g);
+    if (g.flags.crashed) crashed ??= g;
+    if (g.flags.leaked === true || (g.leaked ?? 0) > 0) leakMarks = true;
+    for (const s of spawnersOf(g, scratch)) spawners.add(s);
+    if (g.count > maxCount) maxCount = g.count;
+  }
+  c = { funcs, joinWaiters, busy, crashed, running, leakMarks, spawners, maxCount };
+  censusMemo.set(a, c);
+  return c;
+}
+
+/** Every function on a stack of the analysis, once (asked by the links and by rule matching). */
+export function stackFuncs(a: Analysis): ReadonlySet<string> {
+  return census(a).funcs;
+}
 
 /** The outermost frame of the program's own code (the goroutine's entry point from the user's view). */
 export function userEntry(g: AnalyzedGroup): SiteFrame | undefined {
@@ -166,6 +241,8 @@ export function pct(share: number): string {
 
 /** `113097` → `113,097` (fixed format, independent of the host locale). */
 export function num(n: number): string {
+  // (Below 1,000 there is nothing to separate: asked once per group of a large finding.)
+  if (Number.isInteger(n) && n < 1000 && n > -1000) return String(n);
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 

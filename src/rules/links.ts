@@ -7,7 +7,7 @@
  * blocked sender and for healthy siblings of it), ≈ k × the parent's count.
  */
 import type { Analysis, AnalyzedGroup } from '../analyze/types.js';
-import { enclosing, isClosure, isJoinWaiter, isParked, receiverType, userEntry } from './frames.js';
+import { census, enclosing, isClosure, isJoinWaiter, isParked, receiverType, spawnersOf, stackFuncs, userEntry, type GroupCensus } from './frames.js';
 
 const LOCK_KINDS = new Set(['mutex', 'rwmutex']);
 
@@ -29,18 +29,23 @@ export class LinkGraph {
   private readonly down = new Map<string, Edge[]>();
 
   constructor(readonly analysis: Analysis, readonly tolerance = 0.1) {
-    const byId = new Map(analysis.groups.map((g) => [g.id, g]));
+    let byId: Map<string, AnalyzedGroup> | undefined;
+    if (analysis.links.length) {
+      byId = new Map();
+      for (const g of analysis.groups) byId.set(g.id, g);
+    }
     const proposals: Proposal[] = [];
     const linked = new Set<string>();
-    for (const l of analysis.links) {
-      const parent = byId.get(l.parent);
-      const child = byId.get(l.child);
+    const siblings = new SiblingKeys(stackFuncs(analysis));
+    for (const l of byId ? analysis.links : []) {
+      const parent = byId!.get(l.parent);
+      const child = byId!.get(l.child);
       if (!parent || !child || parent === child) continue;
       linked.add(child.id);
       if (l.via === 'creator-id') this.add({ parent, child, via: l.via });
-      else proposals.push({ parent, child, via: l.via, sibling: siblingKey(child, l.spawner) });
+      else proposals.push({ parent, child, via: l.via, sibling: siblings.of(child, l.spawner) });
     }
-    proposals.push(...infer(analysis.groups, linked));
+    proposals.push(...infer(analysis.groups, linked, siblings, census(analysis)));
     this.accept(proposals);
   }
 
@@ -53,11 +58,15 @@ export class LinkGraph {
   }
 
   private accept(proposals: Proposal[]): void {
-    const sums = new Map<string, number>();
-    const k = (p: Proposal) => `${p.parent.id}|${p.sibling}`;
-    for (const p of proposals) sums.set(k(p), (sums.get(k(p)) ?? 0) + p.child.count);
+    // Parent id → sibling key → children's goroutines.
+    const sums = new Map<string, Map<string, number>>();
     for (const p of proposals) {
-      const sum = sums.get(k(p))!;
+      let bySibling = sums.get(p.parent.id);
+      if (!bySibling) sums.set(p.parent.id, (bySibling = new Map()));
+      bySibling.set(p.sibling, (bySibling.get(p.sibling) ?? 0) + p.child.count);
+    }
+    for (const p of proposals) {
+      const sum = sums.get(p.parent.id)!.get(p.sibling)!;
       // Children queued on a lock under join waiters (a pile-up behind `Wait`): each waiter waits for
       // at least one, and fan-outs vary (2 or 3 peers per query), so they need only outnumber it.
       const fanOut = isJoinWaiter(p.parent) && LOCK_KINDS.has(p.child.waitKind) && sum >= p.parent.count * (1 - this.tolerance);
@@ -77,68 +86,92 @@ export class LinkGraph {
   }
 }
 
-/** The closure of `child` that `spawner` encloses (`listAndWatch.func3` for `listAndWatch`), else the spawner. */
-function siblingKey(child: AnalyzedGroup, spawner: string | undefined): string {
-  if (spawner) {
-    for (let i = child.frames.length - 1; i >= 0; i--) {
-      const f = child.frames[i].func;
-      if (isClosure(f) && enclosing(f) === spawner) return f;
-    }
-    return `spawner:${spawner}`;
+/**
+ * Sibling keys: the closure of `child` that `spawner` encloses (`listAndWatch.func3` for
+ * `listAndWatch`), else the spawner. Asked once per proposal (a parent of thousands of children gets
+ * thousands): a spawner that encloses no closure of the dump needs no look at the child's frames,
+ * and its key is made once.
+ */
+class SiblingKeys {
+  /** Functions that some closure on a stack of the dump is in. */
+  private readonly encloses = new Set<string>();
+  private readonly bySpawner = new Map<string, string>();
+
+  /** `funcs`: every function on a stack of the dump (`stackFuncs`). */
+  constructor(readonly funcs: ReadonlySet<string>) {
+    for (const f of funcs) if (isClosure(f)) this.encloses.add(enclosing(f));
   }
-  return `child:${child.id}`;
+
+  of(child: AnalyzedGroup, spawner: string | undefined): string {
+    if (!spawner) return `child:${child.id}`;
+    if (this.encloses.has(spawner)) {
+      for (let i = child.frames.length - 1; i >= 0; i--) {
+        const f = child.frames[i].func;
+        if (isClosure(f) && enclosing(f) === spawner) return f;
+      }
+    }
+    let k = this.bySpawner.get(spawner);
+    if (k === undefined) {
+      k = `spawner:${spawner}`;
+      this.bySpawner.set(spawner, k);
+    }
+    return k;
+  }
 }
 
 /** Our own proposals for children the analysis did not link: outermost closures, then `created by`. */
-function infer(groups: readonly AnalyzedGroup[], linked: Set<string>): Proposal[] {
-  // Built on first use: a dump whose children show no closure and no creator never needs it.
-  let holders: Map<string, AnalyzedGroup[]> | undefined;
-  const holdersOf = (func: string): AnalyzedGroup[] | undefined => {
-    if (!holders) {
-      holders = new Map();
-      for (const g of groups) {
-        for (let i = 0; i < g.frames.length; i++) {
-          const f = g.frames[i].func;
-          const list = holders.get(f);
-          // Groups are indexed in order: a function seen before on this stack ends its list with g.
-          if (list === undefined) holders.set(f, [g]);
-          else if (list[list.length - 1] !== g) list.push(g);
-        }
+function infer(groups: readonly AnalyzedGroup[], linked: Set<string>, siblings: SiblingKeys, { joinWaiters: joins, spawners }: GroupCensus): Proposal[] {
+  // No child names a function on some stack, and no join waiter to link by receiver: nothing to infer.
+  if (!joins.length && ![...spawners].some((f) => siblings.funcs.has(f))) return [];
+  // The unlinked children that name a spawner on some stack, and the spawners to index (a dump of
+  // distinct stacks names a few functions: indexing every function of every frame would cost as much
+  // as the rest of the rules).
+  const holders = new Map<string, AnalyzedGroup[]>();
+  const spawned: AnalyzedGroup[] = [];
+  const scratch: string[] = [];
+  for (const g of groups) {
+    if (linked.size && linked.has(g.id)) continue;
+    let named = false;
+    for (const spawner of spawnersOf(g, scratch)) {
+      if (!siblings.funcs.has(spawner)) continue;
+      if (!holders.has(spawner)) holders.set(spawner, []);
+      named = true;
+    }
+    if (named) spawned.push(g);
+  }
+  if (holders.size) {
+    for (const g of groups) {
+      for (let i = 0; i < g.frames.length; i++) {
+        const list = holders.get(g.frames[i].func);
+        // Groups are indexed in order: a function seen before on this stack ends its list with g.
+        if (list !== undefined && list[list.length - 1] !== g) list.push(g);
       }
     }
-    return holders.get(func);
-  };
+  }
   const out: Proposal[] = [];
-  const joinsByType = joinWaitersByType(groups);
-  for (const child of groups) {
-    if (linked.has(child.id)) continue;
-    const spawners: string[] = [];
-    for (let i = child.frames.length - 1; i >= 0 && spawners.length < 4; i--) {
-      const f = child.frames[i].func;
-      if (f === 'runtime.goexit') continue;
-      if (!isClosure(f)) break;
-      spawners.push(enclosing(f));
-    }
-    if (child.creator) spawners.push(child.creator.func);
+  const joinsByType = joinWaitersByType(joins);
+  // Without join waiters, only the children that name an indexed spawner can get a parent.
+  const children = joinsByType.size ? (linked.size ? groups.filter((g) => !linked.has(g.id)) : groups) : spawned;
+  for (const child of children) {
     let found = false;
-    for (const spawner of spawners) {
-      const parents = (holdersOf(spawner) ?? []).filter((p) => p !== child && !p.frames.some((f) => f.func === child.frames[0]?.func && isClosure(f.func)));
+    for (const spawner of spawnersOf(child, scratch)) {
+      const held = holders.get(spawner);
+      const parents = held ? held.filter((p) => p !== child && !p.frames.some((f) => f.func === child.frames[0]?.func && isClosure(f.func))) : [];
       if (!parents.length) continue;
       const via: LinkVia = child.creator?.func === spawner ? 'creator' : 'closure';
-      for (const parent of parents) out.push({ parent, child, via, sibling: siblingKey(child, spawner) });
+      for (const parent of parents) out.push({ parent, child, via, sibling: siblings.of(child, spawner) });
       found = true;
       break;
     }
-    if (!found) out.push(...byReceiver(child, joinsByType));
+    if (!found && joinsByType.size) out.push(...byReceiver(child, joinsByType));
   }
   return out;
 }
 
-/** Join waiters by the receiver types of their user frames (for `byReceiver`), built once. */
-function joinWaitersByType(groups: readonly AnalyzedGroup[]): Map<string, AnalyzedGroup[]> {
+/** Join waiters by the receiver types of their user frames (for `byReceiver`). */
+function joinWaitersByType(joins: readonly AnalyzedGroup[]): Map<string, AnalyzedGroup[]> {
   const out = new Map<string, AnalyzedGroup[]>();
-  for (const g of groups) {
-    if (!isJoinWaiter(g)) continue;
+  for (const g of joins) {
     for (let j = 0; j < g.frames.length; j++) {
       const f = g.frames[j];
       const t = f.origin === 'user' ? receiverType(f.func) : undefined;

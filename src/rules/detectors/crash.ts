@@ -10,7 +10,7 @@
 import type { Analysis, AnalyzedGroup, SiteFrame } from '../../analyze/types.js';
 import { candidate, type Candidate, type Detector } from '../candidate.js';
 import { describe } from '../evidence.js';
-import { shortFunc, siteOf, siteText, userEntry } from '../frames.js';
+import { census, shortFunc, siteOf, siteText, userEntry } from '../frames.js';
 import { re } from '../match.js';
 import { waitPatterns } from '../waits/index.js';
 
@@ -28,8 +28,10 @@ function mapOp(f: SiteFrame): string | undefined {
   return undefined;
 }
 
+/** The goroutine that crashed, else the one running. */
 export function crashedGroup(a: Analysis): AnalyzedGroup | undefined {
-  return a.groups.find((g) => g.flags.crashed) ?? a.groups.find((g) => g.waitKind === 'running');
+  const c = census(a);
+  return c.crashed ?? c.running;
 }
 
 /** The headline names a map race, or a JSON encoder panicked inside a map. */
@@ -84,6 +86,8 @@ export const mapCrashDetector: Detector = {
   vars: ['message', 'crash', 'mapOp', 'crashSite', 'writers', 'writerCount'],
   find(ctx, rule) {
     const a = ctx.analysis;
+    // (Without a headline there is no crash to name: no need to look for the crashed goroutine.)
+    if (!a.snapshot.headline) return [];
     const crashed = crashedGroup(a);
     const kind = mapCrashKind(a, crashed);
     if (!kind) return [];

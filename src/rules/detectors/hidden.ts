@@ -19,7 +19,7 @@ import { candidate, siteCount, type Detector } from '../candidate.js';
 import { ownerInUse } from './inflight.js';
 import { proportionalSets } from './scale.js';
 import { countsAgree } from '../links.js';
-import { isJoinWaiter, num, shortFunc, siteAtEntry, siteOf, siteText } from '../frames.js';
+import { census, isJoinWaiter, num, shortFunc, siteAtEntry, siteOf, siteText } from '../frames.js';
 import type { LinkGraph } from '../links.js';
 
 /** Groups other than `g` and `except` whose count is within `tolerance` of `g`'s. */
@@ -60,8 +60,11 @@ export const hiddenCascadeDetector: Detector = {
     const a = ctx.analysis;
     const out = [];
     const minCount = ctx.param(rule, 'minCount', 10);
-    for (const parent of a.groups) {
-      const h = hiddenStuckChildren(parent, ctx.graph, a, ctx.param(rule, 'minFamily', 2), ctx.param(rule, 'tolerance', 0.02));
+    const minFamily = ctx.param(rule, 'minFamily', 2);
+    const tolerance = ctx.param(rule, 'tolerance', 0.02);
+    // (Only a join waiter has stuck children here: the census lists them in group order.)
+    for (const parent of census(a).joinWaiters) {
+      const h = hiddenStuckChildren(parent, ctx.graph, a, minFamily, tolerance);
       if (!h || h.stuck[0].count < minCount) continue;
       const [root, ...others] = h.stuck;
       const consequences = consequencesOf(root, ctx.graph).filter((g) => g !== root);

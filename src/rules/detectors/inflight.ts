@@ -8,7 +8,7 @@
 import { receiverType } from '../../analyze/closures.js';
 import type { Analysis, AnalyzedGroup } from '../../analyze/types.js';
 import type { WaitKind } from '../../model/dump.js';
-import { siteAtEntry } from '../frames.js';
+import { census, siteAtEntry } from '../frames.js';
 
 /**
  * Computing (running, runnable) or waiting on their own workers (WaitGroup, semaphore). Not parked on
@@ -39,7 +39,8 @@ export function ownerInUse(a: Analysis, g: AnalyzedGroup): { type: string; count
   if (!pkg) return undefined;
   let count = 0;
   let func = '';
-  for (const h of a.groups) {
+  // (The census lists the groups of these kinds, in group order: asked once per candidate.)
+  for (const h of census(a).busy) {
     if (h === g || !BUSY.has(h.waitKind) || h.blockingSite?.func === site.func || isProcessMain(h)) continue;
     const f = h.frames.find((x) => x.func !== site.func && ((type && receiverType(x.func) === type) || x.pkg === pkg));
     if (!f) continue;
@@ -61,7 +62,7 @@ export function inFlightFact(o: { type: string; count: number; func: string }): 
  */
 export function busySenders(a: Analysis, g: AnalyzedGroup): number {
   let n = 0;
-  for (const h of a.groups) {
+  for (const h of census(a).busy) {
     if (h === g || (h.waitKind !== 'running' && h.waitKind !== 'runnable')) continue;
     if (h.creator && g.creator && h.creator.func === g.creator.func) continue;
     if (h.blockingSite && g.blockingSite && h.blockingSite.func === g.blockingSite.func) continue;

@@ -7,9 +7,9 @@
  * A waiter whose children are all alive and idle (workers in their loops) is `variant: live`: waiting
  * for live goroutines is what Wait is for. Stuck children are left to the cascade (the root is them).
  */
-import type { AnalyzedGroup } from '../../analyze/types.js';
+import type { Analysis, AnalyzedGroup } from '../../analyze/types.js';
 import type { Detector } from '../candidate.js';
-import { enclosing, isClosure, isJoinWaiter, looksStuck } from '../frames.js';
+import { enclosing, isClosure, isJoinWaiter, looksStuck, stackFuncs } from '../frames.js';
 
 interface ChildIndex {
   /** Groups by the function of their `created by`. */
@@ -19,12 +19,15 @@ interface ChildIndex {
   readonly position: Map<AnalyzedGroup, number>;
 }
 
-const childIndexes = new WeakMap<readonly AnalyzedGroup[], ChildIndex>();
+const childIndexes = new WeakMap<Analysis, ChildIndex>();
 
-/** Built once per group list: which groups each function could have started. */
-function childIndex(groups: readonly AnalyzedGroup[]): ChildIndex {
-  let idx = childIndexes.get(groups);
+/** Built once per analysis: which groups each function could have started. */
+function childIndex(a: Analysis): ChildIndex {
+  let idx = childIndexes.get(a);
   if (idx) return idx;
+  const groups = a.groups;
+  // Without a closure among the functions on its stacks (each listed once), no frame needs a look.
+  const closures = [...stackFuncs(a)].some(isClosure);
   const byCreator = new Map<string, AnalyzedGroup[]>();
   const byEnclosing = new Map<string, { group: AnalyzedGroup; func: string }[]>();
   const position = new Map<AnalyzedGroup, number>();
@@ -35,7 +38,7 @@ function childIndex(groups: readonly AnalyzedGroup[]): ChildIndex {
       if (l) l.push(h);
       else byCreator.set(h.creator.func, [h]);
     }
-    for (let j = 0; j < h.frames.length; j++) {
+    for (let j = 0; closures && j < h.frames.length; j++) {
       const f = h.frames[j];
       if (!isClosure(f.func)) continue;
       const enc = enclosing(f.func);
@@ -45,14 +48,15 @@ function childIndex(groups: readonly AnalyzedGroup[]): ChildIndex {
     }
   });
   idx = { byCreator, byEnclosing, position };
-  childIndexes.set(groups, idx);
+  childIndexes.set(a, idx);
   return idx;
 }
 
 /** Groups that some function on `g`'s stack could have started (by `created by` or by closure). */
-export function possibleChildren(g: AnalyzedGroup, groups: readonly AnalyzedGroup[]): AnalyzedGroup[] {
+export function possibleChildren(g: AnalyzedGroup, a: Analysis): AnalyzedGroup[] {
+  const groups = a.groups;
   const mine = new Set(g.frames.filter((f) => f.origin === 'user' || f.origin === 'dependency').map((f) => f.func));
-  const { byCreator, byEnclosing, position } = childIndex(groups);
+  const { byCreator, byEnclosing, position } = childIndex(a);
   const found = new Set<AnalyzedGroup>();
   for (const fn of mine) {
     for (const h of byCreator.get(fn) ?? []) found.add(h);
@@ -74,7 +78,7 @@ export const orphanWaitDetector: Detector = {
   refine(ctx, _rule, c) {
     const g = c.root;
     if (!g || !isJoinWaiter(g)) return c;
-    const kids = [...new Set([...ctx.graph.childrenOf(g).map((e) => e.child), ...possibleChildren(g, ctx.analysis.groups)])];
+    const kids = [...new Set([...ctx.graph.childrenOf(g).map((e) => e.child), ...possibleChildren(g, ctx.analysis)])];
     if (kids.length) {
       const stuck = kids.filter(looksStuck).reduce((n, k) => n + k.count, 0);
       // Work in flight: children doing I/O, syscalls or running outnumber the parked ones (a scrape

@@ -9,7 +9,7 @@
  */
 import type { Analysis, AnalyzedGroup } from '../../analyze/types.js';
 import { candidate, type Detector, type ResolvedRule, type RuleContext } from '../candidate.js';
-import { isJoinWaiter, isParked, looksStuck, num } from '../frames.js';
+import { census, isJoinWaiter, isParked, looksStuck, num } from '../frames.js';
 import { busySenders, inFlightFact, ownerInUse } from './inflight.js';
 import { roleOf } from './roles.js';
 
@@ -20,7 +20,8 @@ export function proportionalSets(a: Analysis, minCount: number, minGroups: numbe
   const k = `${minCount}|${minGroups}|${tolerance}`;
   const cached = memo.get(a)?.get(k);
   if (cached) return cached;
-  const big = a.groups.filter((g) => g.count >= minCount).sort((x, y) => y.count - x.count);
+  // (No group that large: no set, without a pass over the groups.)
+  const big = census(a).maxCount < minCount ? [] : a.groups.filter((g) => g.count >= minCount).sort((x, y) => y.count - x.count);
   const sets: AnalyzedGroup[][] = [];
   let i = 0;
   while (i < big.length) {
@@ -111,14 +112,41 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
+const parkedWaits = new WeakMap<Analysis, number[]>();
+
+/**
+ * The median longest wait of the parked groups other than `g` (one of the analysis's groups): the
+ * waits of all parked groups are sorted once per analysis, not once per candidate, and `g`'s own
+ * wait is left out by position.
+ */
+function medianWaitBeside(a: Analysis, g: AnalyzedGroup): number {
+  let all = parkedWaits.get(a);
+  if (!all) {
+    all = a.groups.filter(isParked).map((x) => x.wait?.max ?? 0).sort((x, y) => x - y);
+    parkedWaits.set(a, all);
+  }
+  if (!isParked(g)) return median(all);
+  const n = all.length - 1;
+  if (n <= 0) return 0;
+  // Without one occurrence of g's wait at `at`, element i of the rest is all[i] before it, all[i + 1] from it.
+  const v = g.wait?.max ?? 0;
+  let at = 0;
+  for (let hi = all.length; at < hi; ) {
+    const mid = (at + hi) >> 1;
+    if (all[mid] < v) at = mid + 1;
+    else hi = mid;
+  }
+  const m = Math.floor(n / 2);
+  return m < at ? all[m] : all[m + 1];
+}
+
 export const longParkDetector: Detector = {
   description: 'keeps groups parked at least `factor` × longer than the median of the other parked groups',
   vars: ['typical'],
   refine(ctx, rule, c) {
     const g = c.root;
     if (!g?.wait) return null;
-    const others = ctx.analysis.groups.filter((x) => x !== g && isParked(x)).map((x) => x.wait?.max ?? 0);
-    const typical = median(others);
+    const typical = medianWaitBeside(ctx.analysis, g);
     const factor = ctx.param(rule, 'factor', 3);
     if (g.wait.min < factor * typical) return null;
     return {

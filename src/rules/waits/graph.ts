@@ -57,18 +57,18 @@ export type RefIndex = Map<number, Waiter[]>;
 
 export function refIndex(waiters: readonly Waiter[]): RefIndex {
   const idx: RefIndex = new Map();
+  // Each waiter once per address: it is the last one listed while its frames are read (no set per waiter).
+  const add = (p: number, w: Waiter) => {
+    const l = idx.get(p);
+    if (!l) idx.set(p, [w]);
+    else if (l[l.length - 1] !== w) l.push(w);
+  };
   for (const w of waiters) {
-    const seen = new Set<number>();
     for (let i = w.site; i < w.frames.length; i++) {
       const f = w.frames[i];
       if (f.origin === 'runtime') continue;
-      for (const p of f.pointers) seen.add(p);
-      for (const p of f.corroborated) seen.add(p);
-    }
-    for (const p of seen) {
-      const l = idx.get(p);
-      if (l) l.push(w);
-      else idx.set(p, [w]);
+      for (const p of f.pointers) add(p, w);
+      for (const p of f.corroborated) add(p, w);
     }
   }
   return idx;

@@ -35,6 +35,12 @@ function findPatterns(a: Analysis): WaitPatterns {
   const waiters = g.waiters;
   const locks = waiters.filter((w) => LOCKS.has(w.on) && w.object !== undefined);
   const consequences = new Map<Waiter, Waiter[]>();
+  // Appended in place: many waiters can queue behind one root (a copy per waiter would be quadratic).
+  const addConsequences = (root: Waiter, ws: readonly Waiter[]) => {
+    const l = consequences.get(root);
+    if (l) l.push(...ws);
+    else consequences.set(root, [...ws]);
+  };
   const used = new Set<Waiter>();
 
   const idx = refIndex(waiters);
@@ -52,7 +58,7 @@ function findPatterns(a: Analysis): WaitPatterns {
   const pile = (root: Waiter, objs: WaitObject[]) => {
     const q = locks.filter((w) => !used.has(w) && objs.some((o) => sameObject(w.object!, o)));
     for (const w of q) used.add(w);
-    if (q.length) consequences.set(root, [...(consequences.get(root) ?? []), ...q]);
+    if (q.length) addConsequences(root, q);
   };
   for (const s of selfLocks) pile(s.waiter, [s.waiter.object!]);
   for (const c of cycles) pile(c.members[0].waiter, c.members.map((m) => m.waiter.object!));
@@ -75,7 +81,7 @@ function findPatterns(a: Analysis): WaitPatterns {
         waitedOn.add(k);
         if (s.waiter.on === 'waitgroup') waitedByWait.add(k);
         const root = rootWaiter(k, cycles, held);
-        consequences.set(root, [...(consequences.get(root) ?? []), s.waiter]);
+        addConsequences(root, [s.waiter]);
       }
       continue;
     }
@@ -95,7 +101,7 @@ function findPatterns(a: Analysis): WaitPatterns {
       const other = stuckFinal.find((y) => y !== s && y.kind !== 'waitgroup' && !testBody(y.waiter))?.waiter ?? [...used].find((u) => !testBody(u));
       if (!other) continue;
       const r = rootWaiter(other, cycles, held);
-      consequences.set(r, [...(consequences.get(r) ?? []), s.waiter]);
+      addConsequences(r, [s.waiter]);
       stuckFinal.splice(stuckFinal.indexOf(s), 1);
     }
   }
@@ -106,7 +112,7 @@ function findPatterns(a: Analysis): WaitPatterns {
     if (!testBody(s.waiter) || !WAITS_FOR_OTHERS.has(s.waiter.on) || !others(s)) continue;
     const root = stuckFinal.find((y) => y !== s && !testBody(y.waiter))?.waiter ?? [...used].find((u) => !testBody(u))!;
     const r = rootWaiter(root, cycles, held);
-    consequences.set(r, [...(consequences.get(r) ?? []), s.waiter]);
+    addConsequences(r, [s.waiter]);
     stuckFinal.splice(stuckFinal.indexOf(s), 1);
   }
   // Idle-looking loops are suspects when another goroutine waits for them, or when nothing stronger
