@@ -213,28 +213,38 @@ type OptionalField = 'wait' | 'blockingSite' | 'creator' | 'leaked';
 type GroupFields = Omit<AnalyzedGroup, OptionalField | 'id'> & { [K in OptionalField]-?: AnalyzedGroup[K] | undefined };
 
 /**
- * The analyzed group, its fields set one by one in the order reports serialize them, the optional
- * ones only where defined. (An object literal with conditional spreads defined every field after
- * the first spread through a runtime call: a third of grouping's time on 20,000 distinct stacks.)
+ * The analyzed group, its fields in the order reports serialize them, the optional ones only where
+ * defined. Made with `new` on a plain function whose prototype is Object.prototype (the object is a
+ * plain one, as a literal makes): V8 sizes such objects for every field the function may set,
+ * while fields added one by one to a literal went out of line (one more load on every later read of
+ * g.frames, g.members… by the rules and reports), and a literal with conditional spreads defined
+ * each later field through a runtime call (a third of grouping's time on 20,000 distinct stacks).
  */
 function analyzedGroup(p: GroupFields): AnalyzedGroup {
-  const a = { key: p.key, id: groupId(p.key), count: p.count, share: p.share, waitKind: p.waitKind, states: p.states } as {
-    -readonly [K in keyof AnalyzedGroup]: AnalyzedGroup[K];
-  };
-  if (p.wait !== undefined) a.wait = p.wait;
-  a.frames = p.frames;
-  if (p.blockingSite !== undefined) a.blockingSite = p.blockingSite;
-  if (p.creator !== undefined) a.creator = p.creator;
-  a.labels = p.labels;
-  a.labelSets = p.labelSets;
-  a.goroutineIds = p.goroutineIds;
-  a.flags = p.flags;
-  if (p.leaked !== undefined) a.leaked = p.leaked;
-  a.elidedFrames = p.elidedFrames;
-  a.partial = p.partial;
-  a.members = p.members;
-  return a;
+  return new PlainGroup(p);
 }
+
+const PlainGroup = function (this: { -readonly [K in keyof AnalyzedGroup]: AnalyzedGroup[K] }, p: GroupFields) {
+  this.key = p.key;
+  this.id = groupId(p.key);
+  this.count = p.count;
+  this.share = p.share;
+  this.waitKind = p.waitKind;
+  this.states = p.states;
+  if (p.wait !== undefined) this.wait = p.wait;
+  this.frames = p.frames;
+  if (p.blockingSite !== undefined) this.blockingSite = p.blockingSite;
+  if (p.creator !== undefined) this.creator = p.creator;
+  this.labels = p.labels;
+  this.labelSets = p.labelSets;
+  this.goroutineIds = p.goroutineIds;
+  this.flags = p.flags;
+  if (p.leaked !== undefined) this.leaked = p.leaked;
+  this.elidedFrames = p.elidedFrames;
+  this.partial = p.partial;
+  this.members = p.members;
+} as unknown as new (p: GroupFields) => AnalyzedGroup;
+PlainGroup.prototype = Object.prototype;
 
 /**
  * Ids once each, ascending, at most MAX_ID_SAMPLE: `ids` itself when it already is so (those of one
