@@ -79,117 +79,13 @@ export function signatureOfFrames(frames: readonly Frame[], level: SimilarityLev
   return kept.map(exactToken).join('\n');
 }
 
+/** A kept frame's line of the signature at a level. */
+export function signatureLine(f: Frame, level: SimilarityLevel): string {
+  return level === 'functions' ? f.func : exactToken(f);
+}
+
 /** The signature of a group without frames to tell. */
 export const NO_FRAMES = '(no frames)';
-
-/** A frame's line of the signature, and that line's numbers in a `SignatureKeys` table. */
-interface KeyLine {
-  readonly token: string;
-  /** The numbers of the token's '\n'-separated pieces (a line Go printed is one piece). */
-  readonly pieces: readonly number[];
-  /** `pieces` as text, each number followed by ',': the line's part of a `stackKey`. */
-  readonly text: string;
-}
-
-/**
- * One analysis's numbering of signature lines. Grouping compares a short string of line numbers per
- * stack instead of its ~1 KB signature (hashing the signature cost more than the rest of grouping on
- * a dump of distinct stacks), and sorting compares the lines' ranks instead of the signatures' text;
- * the signature itself is joined once per analyzed group (`tokensOf`). A token is numbered by its
- * '\n'-separated pieces, so that equal numbers mean equal joined signatures and back.
- */
-export class SignatureKeys {
-  private readonly numbers = new Map<string, number>();
-  private readonly pieces: string[] = [];
-  private readonly lines = new Map<Frame, KeyLine>();
-  private readonly empty: KeyLine;
-  /** A piece holds a character below '\n' (see `ranks`). */
-  private low = false;
-
-  constructor(private readonly level: SimilarityLevel) {
-    this.empty = this.keyLine(NO_FRAMES);
-  }
-
-  /** Equal for two frame lists exactly when their signatures (`tokensOf`, joined) are equal. */
-  stackKey(frames: readonly Frame[]): string {
-    const start = keyStart(frames);
-    let key = '';
-    let lines = 0;
-    let only: KeyLine | undefined;
-    for (let i = Math.max(start, 0); i < frames.length; i++) {
-      const f = frames[i];
-      if (!keptAt(f, start)) continue;
-      const line = this.line(f);
-      key += line.text;
-      if (lines++ === 0) only = line;
-    }
-    return lines === 0 || (lines === 1 && only!.token === '') ? this.empty.text : key;
-  }
-
-  /**
-   * The lines of `signatureOfFrames(frames, level) || '(no frames)'`, one token per kept frame;
-   * the numbers of their pieces are appended to `pieces`.
-   */
-  tokensOf(frames: readonly Frame[], pieces: number[]): string[] {
-    const start = keyStart(frames);
-    const from = pieces.length;
-    const tokens: string[] = [];
-    for (let i = Math.max(start, 0); i < frames.length; i++) {
-      const f = frames[i];
-      if (!keptAt(f, start)) continue;
-      const line = this.line(f);
-      tokens.push(line.token);
-      for (let k = 0; k < line.pieces.length; k++) pieces.push(line.pieces[k]);
-    }
-    if (tokens.length === 0 || (tokens.length === 1 && tokens[0] === '')) {
-      pieces.length = from;
-      pieces.push(this.empty.pieces[0]);
-      return [NO_FRAMES];
-    }
-    return tokens;
-  }
-
-  /**
-   * Each piece number's rank in string order. Signatures then compare as their rank sequences
-   * (the shorter first where one is a prefix of the other): a piece that is a prefix of another is
-   * followed in its signature by '\n' or nothing, both below the longer one's next character unless
-   * that is below '\n' itself, so undefined when some piece holds such a character.
-   */
-  ranks(): Int32Array | undefined {
-    if (this.low) return undefined;
-    const p = this.pieces;
-    const order = p.map((_, i) => i).sort((a, b) => (p[a] < p[b] ? -1 : 1));
-    const rank = new Int32Array(p.length);
-    for (let r = 0; r < order.length; r++) rank[order[r]] = r;
-    return rank;
-  }
-
-  private line(f: Frame): KeyLine {
-    let l = this.lines.get(f);
-    if (l === undefined) {
-      l = this.keyLine(this.level === 'functions' ? f.func : exactToken(f));
-      this.lines.set(f, l);
-    }
-    return l;
-  }
-
-  private keyLine(token: string): KeyLine {
-    const pieces = token.includes('\n') ? token.split('\n').map((p) => this.numbered(p)) : [this.numbered(token)];
-    return { token, pieces, text: pieces.map((n) => `${n},`).join('') };
-  }
-
-  private numbered(piece: string): number {
-    let n = this.numbers.get(piece);
-    if (n === undefined) {
-      n = this.pieces.length;
-      this.numbers.set(piece, n);
-      this.pieces.push(piece);
-      if (/[\0-\t]/.test(piece)) this.low = true;
-    }
-    return n;
-  }
-}
-
 
 /** Signature of a read-stage group (or anything with frames) at a level; for other stages (diff). */
 export function signature(group: Pick<Group, 'frames'>, level: SimilarityLevel = 'exact'): string {
