@@ -13,6 +13,9 @@ import type { Frame } from '../model/dump.js';
 import { NO_FRAMES, keptAt, keyStart, signatureLine } from './signature.js';
 import type { SimilarityLevel } from './types.js';
 
+/** Signatures from which `comparator` compares ranks rather than key text. */
+const RANKED_FROM = 2000;
+
 export class SignatureTable {
   /** Piece text → number, and back. */
   private readonly numbers = new Map<string, number>();
@@ -89,10 +92,12 @@ export class SignatureTable {
    * sequences of their pieces' ranks in string order, the shorter first where one is a prefix of
    * the other: a piece that is a prefix of another is followed in its key by '\n' or nothing, both
    * below the longer one's next character unless that is below '\n' itself. Where some piece holds
-   * such a character, the keys themselves are compared.
+   * such a character, the keys themselves are compared; so are the keys of a table of a few hundred
+   * signatures, which fit in cache and compare natively from the first call (the rank loop pays off
+   * on thousands of signatures, and costs more than it saves while the code is still cold).
    */
   comparator(): (a: number, b: number) => number {
-    if (this.low) {
+    if (this.low || this.size < RANKED_FROM) {
       return (a, b) => {
         const x = this.key(a);
         const y = this.key(b);

@@ -94,6 +94,8 @@ describe('groupSnapshot', () => {
       [f('main.f /a.go:1\nmain.g', 2, '/b.go')], [f('main.f', 1), f('main.g', 2, '/b.go')],
       [f('main.f\tx', 1)], [f('main.f', 1), f('main.f\tx', 1)],
       [], [f('runtime.goexit', 1)], [f('(no frames)', 0, '')], [f('main.a', 3)], [f('main.a', 3)],
+      // Enough signatures for the table to compare ranks rather than text (RANKED_FROM).
+      ...Array.from({ length: 2100 }, (_, i) => [f(`main.f${i}`, i % 13), f('main.f', i), f('main.g', 2)]),
     ];
     for (const level of ['exact', 'functions'] as const) {
       for (const withLow of [true, false]) {
