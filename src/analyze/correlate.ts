@@ -32,7 +32,7 @@
  */
 import type { Snapshot } from '../model/dump.js';
 import { enclosingFunctions } from './closures.js';
-import { keyFrames } from './signature.js';
+import { keptAt, keyStart } from './signature.js';
 import type { AnalyzedGroup, GroupLink } from './types.js';
 
 /** How many closures up from the bottom of a child's stack are read for candidates. */
@@ -48,8 +48,12 @@ export const MAX_INFERRED_PARENTS = 4;
 export function spawnerCandidates(child: AnalyzedGroup): string[] {
   const out: string[] = [];
   if (child.creator) out.push(child.creator.func);
-  const frames = keyFrames(child.frames);
-  for (let i = frames.length - 1, n = 0; i >= 0 && n < MAX_CLOSURE_DEPTH; i--, n++) {
+  // The signature's frames (`keyFrames`) from the bottom, read in place.
+  const frames = child.frames;
+  const start = keyStart(frames);
+  for (let i = frames.length - 1, n = 0; i >= Math.max(start, 0) && n < MAX_CLOSURE_DEPTH; i--) {
+    if (!keptAt(frames[i], start)) continue;
+    n++;
     const enclosing = enclosingFunctions(frames[i].func);
     if (enclosing.length === 0) break;
     for (const f of enclosing) if (!out.includes(f)) out.push(f);
@@ -58,11 +62,6 @@ export function spawnerCandidates(child: AnalyzedGroup): string[] {
 }
 
 export function correlate(snapshot: Snapshot, groups: readonly AnalyzedGroup[]): GroupLink[] {
-  const owner: AnalyzedGroup[] = [];
-  for (let i = 0; i < groups.length; i++) {
-    const g = groups[i];
-    for (let j = 0; j < g.members.length; j++) owner[g.members[j]] = g;
-  }
   const links = new Map<string, GroupLink>();
   const add = (l: GroupLink): void => {
     const k = `${l.child}\u0000${l.parent}`;
@@ -70,6 +69,13 @@ export function correlate(snapshot: Snapshot, groups: readonly AnalyzedGroup[]):
     links.set(k, prev ? { ...prev, count: prev.count + l.count } : l);
   };
 
+  const owner: AnalyzedGroup[] = [];
+  if (snapshot.links.length > 0) {
+    for (let i = 0; i < groups.length; i++) {
+      const g = groups[i];
+      for (let j = 0; j < g.members.length; j++) owner[g.members[j]] = g;
+    }
+  }
   for (const l of snapshot.links) {
     const child = owner[l.child];
     const parent = owner[l.parent];
@@ -79,19 +85,24 @@ export function correlate(snapshot: Snapshot, groups: readonly AnalyzedGroup[]):
     add({ child: child.id, parent: parent.id, count: l.count, via: 'creator-id' });
   }
 
-  // Built on first use: children with no closure at the bottom and no creator never need it.
-  let byFunc: Map<string, AnalyzedGroup[]> | undefined;
-  // Per spawner, its largest candidate parents, computed once: many children share a spawner.
-  const topParents = new Map<string, AnalyzedGroup[]>();
-  for (const child of groups) {
-    if (hasCreatorIds(snapshot, child)) continue;
-    for (const spawner of spawnerCandidates(child)) {
-      let top = topParents.get(spawner);
-      if (!top) {
-        byFunc ??= frameIndex(groups);
-        top = largest(byFunc.get(spawner) ?? [], MAX_INFERRED_PARENTS + 1);
-        topParents.set(spawner, top);
-      }
+  // Candidates of every child that has no creator ids, then the largest parents of each candidate
+  // found in one pass over the groups' frames (for those functions only).
+  const candidates: (string[] | undefined)[] = [];
+  const spawners = new Set<string>();
+  for (let c = 0; c < groups.length; c++) {
+    if (hasCreatorIds(snapshot, groups[c])) continue;
+    const cs = spawnerCandidates(groups[c]);
+    candidates[c] = cs;
+    for (let k = 0; k < cs.length; k++) spawners.add(cs[k]);
+  }
+  const topParents = spawners.size > 0 ? largestByFunction(groups, spawners, MAX_INFERRED_PARENTS + 1) : undefined;
+  for (let c = 0; c < groups.length; c++) {
+    const cs = candidates[c];
+    if (cs === undefined) continue;
+    const child = groups[c];
+    for (const spawner of cs) {
+      const top = topParents!.get(spawner);
+      if (top === undefined) continue;
       const parents = top.filter((p) => p !== child).slice(0, MAX_INFERRED_PARENTS);
       if (parents.length === 0) continue;
       const sum = parents.reduce((s, p) => s + p.count, 0);
@@ -107,33 +118,48 @@ export function correlate(snapshot: Snapshot, groups: readonly AnalyzedGroup[]):
   );
 }
 
-/** The `n` groups with most goroutines, largest first (ties by id). */
-function largest(groups: readonly AnalyzedGroup[], n: number): AnalyzedGroup[] {
-  return [...groups].sort((a, b) => b.count - a.count || cmp(a.id, b.id)).slice(0, n);
-}
-
 function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** function → groups with that function among their signature frames (each group once). */
-function frameIndex(groups: readonly AnalyzedGroup[]): Map<string, AnalyzedGroup[]> {
-  const index = new Map<string, AnalyzedGroup[]>();
+/**
+ * For each function of `funcs`, the `n` groups with most goroutines that have it among their
+ * signature frames, largest first (ties by id, then in group order). Functions on no stack are
+ * absent. Kept `n` at a time: a function on every stack (a request handler, a recursion) would
+ * otherwise list and sort every group.
+ */
+function largestByFunction(groups: readonly AnalyzedGroup[], funcs: ReadonlySet<string>, n: number): Map<string, AnalyzedGroup[]> {
+  const top = new Map<string, AnalyzedGroup[]>();
   for (const g of groups) {
-    const frames = keyFrames(g.frames);
-    for (let i = 0; i < frames.length; i++) {
+    const frames = g.frames;
+    const start = keyStart(frames);
+    for (let i = Math.max(start, 0); i < frames.length; i++) {
       const func = frames[i].func;
-      const list = index.get(func);
-      // Groups are indexed in order: a function seen before on this stack ends its list with g.
-      if (list === undefined) index.set(func, [g]);
-      else if (list[list.length - 1] !== g) list.push(g);
+      if (!funcs.has(func) || !keptAt(frames[i], start)) continue;
+      let list = top.get(func);
+      if (list === undefined) top.set(func, (list = []));
+      // Each group once per function: groups come in order, so a repeat ends the list with g.
+      else if (list.includes(g)) continue;
+      let at = list.length;
+      while (at > 0 && before(g, list[at - 1])) at--;
+      if (at < n) {
+        list.splice(at, 0, g);
+        if (list.length > n) list.pop();
+      }
     }
   }
-  return index;
+  return top;
+}
+
+/** Sorts before: more goroutines, then the smaller id. */
+function before(a: AnalyzedGroup, b: AnalyzedGroup): boolean {
+  return a.count > b.count || (a.count === b.count && a.id < b.id);
 }
 
 /** Whether any member printed `created by … in goroutine N`: then the ids, not inference, decide. */
 function hasCreatorIds(snapshot: Snapshot, g: AnalyzedGroup): boolean {
+  // One member: the group's creator is the member's, with the same ids (sorted), or none.
+  if (g.members.length === 1) return (g.creator?.goroutineIds.length ?? 0) > 0;
   for (let i = 0; i < g.members.length; i++) if ((snapshot.groups[g.members[i]].creator?.goroutineIds.length ?? 0) > 0) return true;
   return false;
 }

@@ -35,20 +35,28 @@ function isExportedRuntime(func: string): boolean {
   return c >= 65 && c <= 90;
 }
 
-/** The frames that make the signature, innermost first (a subsequence of `frames`). */
-export function keyFrames(frames: readonly Frame[]): Frame[] {
+/**
+ * Where the signature's frames start: the index of the first frame past the leading `runtime.*` ones,
+ * or -1 for a stack made only of runtime frames (which keeps them all but goexit, see `keptAt`).
+ */
+export function keyStart(frames: readonly Frame[]): number {
   let start = 0;
   while (start < frames.length && isRuntimeFunc(frames[start].func)) start++;
-  if (start === frames.length) {
-    // Runtime-owned goroutine: keep its frames, minus the goexit every stack ends in.
-    return frames.filter((f) => f.func !== 'runtime.goexit');
-  }
+  return start === frames.length ? -1 : start;
+}
+
+/** Whether frame `f`, at or past `keyStart(frames)` (= `start`), is one of the signature's frames. */
+export function keptAt(f: Frame, start: number): boolean {
+  // Runtime-owned goroutine: keep its frames, minus the goexit every stack ends in.
+  if (start < 0) return f.func !== 'runtime.goexit';
+  return !isRuntimeFunc(f.func) || isExportedRuntime(f.func) || f.func === 'runtime.gopanic';
+}
+
+/** The frames that make the signature, innermost first (a subsequence of `frames`). */
+export function keyFrames(frames: readonly Frame[]): Frame[] {
+  const start = keyStart(frames);
   const out: Frame[] = [];
-  for (let i = start; i < frames.length; i++) {
-    const f = frames[i];
-    if (isRuntimeFunc(f.func) && !isExportedRuntime(f.func) && f.func !== 'runtime.gopanic') continue;
-    out.push(f);
-  }
+  for (let i = Math.max(start, 0); i < frames.length; i++) if (keptAt(frames[i], start)) out.push(frames[i]);
   return out;
 }
 
@@ -70,6 +78,14 @@ export function signatureOfFrames(frames: readonly Frame[], level: SimilarityLev
   if (level === 'functions') return kept.map((f) => f.func).join('\n');
   return kept.map(exactToken).join('\n');
 }
+
+/** A kept frame's line of the signature at a level. */
+export function signatureLine(f: Frame, level: SimilarityLevel): string {
+  return level === 'functions' ? f.func : exactToken(f);
+}
+
+/** The signature of a group without frames to tell. */
+export const NO_FRAMES = '(no frames)';
 
 /** Signature of a read-stage group (or anything with frames) at a level; for other stages (diff). */
 export function signature(group: Pick<Group, 'frames'>, level: SimilarityLevel = 'exact'): string {

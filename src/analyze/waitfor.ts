@@ -204,13 +204,14 @@ export function waitGraph(
 ): WaitGraph | undefined {
   const details = snapshot.goroutines;
   if (details === undefined || details.length === 0) return undefined;
-  const byMember = new Map<number, AnalyzedGroup>();
-  for (const g of groups) for (const m of g.members) byMember.set(m, g);
+  // Read-stage group index → its analyzed group (an array: a Map of 20,000 entries cost most of this).
+  const byMember: (AnalyzedGroup | undefined)[] = new Array(snapshot.groups.length);
+  for (const g of groups) for (let j = 0; j < g.members.length; j++) byMember[g.members[j]] = g;
   const pending: { d: GoroutineDetail; g: Group; ag: AnalyzedGroup; call: BlockingCall; frames: WaitFrame[] }[] = [];
   const addrSet = new Set<number>();
   for (const d of details) {
     const g = snapshot.groups[d.group];
-    const ag = byMember.get(d.group);
+    const ag = byMember[d.group];
     if (g === undefined || ag === undefined) continue;
     const call = blockingCall(g);
     if (call === undefined) continue;

@@ -56,7 +56,9 @@ function findingBlock(f: Finding, p: Palette): string {
   const sev = f.severity === 'error' ? p.error('ERROR') : f.severity === 'warning' ? p.warning('WARNING') : p.info('INFO');
   const lines = [`${sev}  ${p.bold(oneLine(f.title))}  ${p.dim(`[${oneLine(f.ruleId)}]`)}`];
   const row = (label: string, text: string) => {
-    if (text.trim() !== '') lines.push(`  ${p.dim(label.padEnd(6))} ${prose(text).split('\n').join('\n         ')}`);
+    if (text.trim() === '') return;
+    const t = prose(text);
+    lines.push(`  ${p.dim(label.padEnd(6))} ${t.includes('\n') ? t.split('\n').join('\n         ') : t}`);
   };
   if (f.location) row('where', oneLine(`${f.location.func}  ${fileLine(f.location)}`.trimEnd()));
   row('why', f.explanation);

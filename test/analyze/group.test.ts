@@ -2,7 +2,9 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyze/index.js';
-import { MAX_ID_SAMPLE } from '../../src/model/dump.js';
+import { signature } from '../../src/analyze/signature.js';
+import { FrameTable } from '../../src/model/builder.js';
+import { MAX_ID_SAMPLE, type Frame } from '../../src/model/dump.js';
 import { snapshot } from './fixtures.js';
 
 // samples/apiproxy-leak debug=1 records: one stack, split by label set.
@@ -79,5 +81,38 @@ describe('groupSnapshot', () => {
     ]);
     expect(analyze(s).groups).toHaveLength(2);
     expect(analyze(s, { level: 'functions' }).groups).toHaveLength(1);
+  });
+
+  it('merges and orders groups exactly as their key strings would, whatever the frames hold', () => {
+    // Hand-made frames (malformed-input style): line numbers that are prefixes of each other,
+    // names holding '\n' (a crafted profile: a frame then reads as two lines of the key) or a tab
+    // (below '\n'), stacks with nothing to key on.
+    const t = new FrameTable();
+    const f = (func: string, line: number, file = '/a.go'): Frame => t.frame(func, 'main', file, line, false);
+    const stacks: Frame[][] = [
+      [f('main.f', 1)], [f('main.f', 10)], [f('main.f', 1), f('main.g', 2)], [f('main.f', 1), f('main.g', 20)],
+      [f('main.f /a.go:1\nmain.g', 2, '/b.go')], [f('main.f', 1), f('main.g', 2, '/b.go')],
+      [f('main.f\tx', 1)], [f('main.f', 1), f('main.f\tx', 1)],
+      [], [f('runtime.goexit', 1)], [f('(no frames)', 0, '')], [f('main.a', 3)], [f('main.a', 3)],
+      // Enough signatures for the table to compare ranks rather than text (RANKED_FROM).
+      ...Array.from({ length: 2100 }, (_, i) => [f(`main.f${i}`, i % 13), f('main.f', i), f('main.g', 2)]),
+    ];
+    for (const level of ['exact', 'functions'] as const) {
+      for (const withLow of [true, false]) {
+        const recs = stacks.filter((st) => withLow || !st.some((fr) => fr.func.includes('\t')));
+        const s = snapshot('debug1', recs.map((fr) => ({ frames: fr, count: 1 })));
+        const byKey = new Map<string, { count: number; members: number[] }>();
+        s.groups.forEach((g, i) => {
+          const key = signature(g, level) || '(no frames)';
+          const e = byKey.get(key) ?? { count: 0, members: [] };
+          e.count += g.count;
+          e.members.push(i);
+          byKey.set(key, e);
+        });
+        const expected = [...byKey].sort((a, b) => b[1].count - a[1].count || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+        const got = analyze(s, { level }).groups;
+        expect(got.map((g) => [g.key, g.count, g.members])).toEqual(expected.map(([k, e]) => [k, e.count, e.members]));
+      }
+    }
   });
 });
