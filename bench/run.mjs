@@ -147,18 +147,23 @@ for (const n of sizes) {
   for (const [format, file] of Object.entries(files)) {
     const bytes = statSync(file).size;
     const inspect = [cli, 'inspect', file, '--output', join(out, 'last.txt')];
-    // A debug=2 file large enough to be read in parts is also measured on one thread; the small
-    // formats also with the JSON report (a few MB of output: part of their whole-process time).
+    // A debug=2 file large enough to be read in parts is also measured on one thread and on two
+    // (the default depends on the cores: parts only with three or more); the small formats also with
+    // the JSON report (a few MB of output: part of their whole-process time).
     const parts = format === 'debug2' && bytes >= 96 * 1024 * 1024;
     const small = format !== 'debug2';
     const json = [cli, 'inspect', file, '--format', 'json', '--output', join(out, 'last.json')];
     const m = measureTogether({
       baseline: [join(here, 'count-newlines.mjs'), file],
       tool: inspect,
-      ...(parts ? { one: [...inspect, '--threads', '1'] } : {}),
+      ...(parts ? { one: [...inspect, '--threads', '1'], two: [...inspect, '--threads', '2'] } : {}),
       ...(small ? { json } : {}),
     });
-    const variants = [[format, m.tool], ...(parts ? [[`${format} 1 thread`, m.one]] : []), ...(small ? [[`${format} json`, m.json]] : [])];
+    const variants = [
+      [format, m.tool],
+      ...(parts ? [[`${format} 1 thread`, m.one], [`${format} 2 threads`, m.two]] : []),
+      ...(small ? [[`${format} json`, m.json]] : []),
+    ];
     for (const [name, tool] of variants) {
       const row = {
         goroutines: n,
