@@ -490,9 +490,9 @@ export class TracebackReader {
    * child's file line. That is what `call` and `file` decide line by line (the first child that
    * matches wins, as there), without a string and a call per line. Stops at the first line that is
    * anything else (a frame not in the trie, the end of the piece): from there lines go the usual way.
-   * When the frames end where the first goroutine of that stack ended, with the same `created by`
-   * lines (but for the creator's id) and a blank line, those are taken too and the goroutine ends
-   * here. Returns the offset after the last line taken; `takenLines` their count (`lineNo`: the line
+   * When the frames end at a node whose `created by` lines are known (`learnCreator`) and the same
+   * lines follow (but for the creator's id), then a blank line, those are taken too and the goroutine
+   * ends here. Returns the offset after the last line taken; `takenLines` their count (`lineNo`: the line
    * before `start`).
    */
   takeKnownFrames(s: string, start: number, bytes: Bytes, lineNo: number): number {
