@@ -80,7 +80,7 @@ const CREATOR_HEADER = 12;
 /** Head length of a node that never matches (text that is not ASCII: an ASCII piece never holds it). */
 const NEVER = 0x3fffffff;
 
-/** The frames one walk took: the nodes, and where each call line's `(` and newline are. */
+/** The frames one walk took: how many, the last one's node, and where each call line's `(` and newline are. */
 export interface Walk {
   count: number;
   /** Offset after the last line taken. */
@@ -151,8 +151,8 @@ export class FrameMatcher implements Walk {
   }
 
   args(s: string, i: number): string {
-    const t = (TAKEN >> 2) + 3 * i;
-    return s.slice(this.ints[t + 1] + 1, this.ints[t + 2] - 1);
+    const t = (TAKEN >> 2) + 2 * i;
+    return s.slice(this.ints[t] + 1, this.ints[t + 1] - 1);
   }
 
   /** The node walked to last: its kids not held yet are held (the walk may go on from it). */

@@ -6,7 +6,7 @@
 ;;
 ;; Memory: [0, 65536) the piece of input being read; at 65536 the walk's result: end offset, last
 ;; node, whether the creator lines matched, (at 65552) the creator's goroutine id as f64, then (from
-;; 65560) per frame taken: its node, the offset of its call line's `(` and of its newline. From
+;; 65560) per frame taken: the offset of its call line's `(` and of its newline. From
 ;; 131072 the nodes. A node: head length, line length, flags (1: inlined), first child, next
 ;; sibling (node offsets, 0: none), id (the reader's), creator (offset, 0: none), then its head
 ;; (`func(`) and line (file line + newline). A creator: head length (`created by F`), flags (1: ` in
@@ -159,10 +159,9 @@
             (br_if $found (i32.ge_s (local.get $nl) (i32.const 0)))
             (local.set $k (i32.load (i32.add (local.get $k) (i32.const 16))))
             (br $kids)))
-        (i32.store (local.get $out) (local.get $k))
-        (i32.store (i32.add (local.get $out) (i32.const 4)) (i32.sub (i32.add (local.get $p) (i32.load (local.get $k))) (i32.const 1)))
-        (i32.store (i32.add (local.get $out) (i32.const 8)) (local.get $nl))
-        (local.set $out (i32.add (local.get $out) (i32.const 12)))
+        (i32.store (local.get $out) (i32.sub (i32.add (local.get $p) (i32.load (local.get $k))) (i32.const 1)))
+        (i32.store (i32.add (local.get $out) (i32.const 4)) (local.get $nl))
+        (local.set $out (i32.add (local.get $out) (i32.const 8)))
         (local.set $p (i32.add (i32.add (local.get $nl) (i32.const 1)) (i32.load (i32.add (local.get $k) (i32.const 4)))))
         (local.set $r (local.get $k))
         (local.set $n (i32.add (local.get $n) (i32.const 1)))

@@ -552,7 +552,7 @@ export class TextDumpReader implements TracebackHost {
     }
     const s = this.cur;
     return (
-      this.tb.betweenGoroutines && !this.debug1 && !this.race.active && !this.sawJson && !this.unwrap.active && !this.unwrap.markdown &&
+      this.tb.betweenGoroutines && this.plainText() &&
       s !== undefined && s.format === 'debug2' && count(s) > 0 && s.unavailable.size === 0 && !s.threadDumps &&
       this.stampNo <= s.last && this.lastNo - this.separatorNo > 3 && this.lastNo - this.foreignNo > 2
     );
