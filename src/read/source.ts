@@ -2,8 +2,8 @@
  * Where bytes come from: a file, stdin (`-`), or an http(s) URL. Every input becomes an async stream
  * of chunks; nothing here looks at the content.
  */
-import { createReadStream, statSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import { InputError } from './errors.js';
 
 export interface SourceOptions {
@@ -56,17 +56,75 @@ export function regularFileSize(spec: string): number {
   }
 }
 
-/** The bytes of a file, or of its bytes [start, end). */
+/** Bytes asked of the file per read. */
+const READ_BYTES = 1 << 20;
+/** Reads kept in flight ahead of the reader. */
+const READS_AHEAD = 2;
+
+/**
+ * The bytes of a file, or of its bytes [start, end). A regular file is read ahead: several reads are
+ * in flight (on libuv's threads) while the reader works on the chunk before, so that neither a read
+ * from the page cache nor one from disk leaves this thread waiting. A stream keeps one read in flight
+ * and only once its buffer is taken: 15–40% of a large read's wall time was this thread waiting.
+ * Other files (FIFOs, devices) are read in order by a stream.
+ */
 export async function* readFileChunks(path: string, start?: number, end?: number): AsyncIterable<Uint8Array> {
+  let fh: FileHandle;
+  try {
+    fh = await open(path, 'r');
+  } catch (e) {
+    throw unreadable(path, e);
+  }
+  const ahead: Promise<Buffer>[] = [];
+  try {
+    const st = await fh.stat();
+    if (!st.isFile()) {
+      yield* readStream(path, fh, start, end);
+      return;
+    }
+    const stop = Math.min(end ?? st.size, st.size);
+    let pos = start ?? 0;
+    const readNext = (): void => {
+      if (pos >= stop) return;
+      const n = Math.min(READ_BYTES, stop - pos);
+      const buf = Buffer.allocUnsafeSlow(n);
+      ahead.push(fh.read(buf, 0, n, pos).then((r) => (r.bytesRead === n ? buf : buf.subarray(0, r.bytesRead))));
+      pos += n;
+    };
+    for (let i = 0; i < READS_AHEAD; i++) readNext();
+    while (ahead.length > 0) {
+      let chunk: Buffer;
+      try {
+        chunk = await ahead.shift()!;
+      } catch (e) {
+        throw unreadable(path, e);
+      }
+      // A file cut shorter while it is read ends where its bytes end.
+      if (chunk.byteLength === 0) break;
+      readNext();
+      yield chunk;
+    }
+  } finally {
+    // Reads still in flight (the reader stopped early, or a read failed) end before the file closes.
+    await Promise.allSettled(ahead);
+    await fh.close().catch(() => undefined);
+  }
+}
+
+async function* readStream(path: string, fh: FileHandle, start?: number, end?: number): AsyncIterable<Uint8Array> {
   const range = start === undefined ? {} : { start, ...(end !== undefined ? { end: end - 1 } : {}) };
-  // 256 KiB reads: larger ones were no faster and each one in flight is memory held until a GC.
-  const stream = createReadStream(path, { highWaterMark: 1 << 18, ...range });
+  const stream = fh.createReadStream({ highWaterMark: 1 << 18, autoClose: false, ...range });
   try {
     for await (const chunk of stream) yield chunk as Buffer;
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new InputError(path, 'unreadable', `cannot read (${code ?? String(e)})`);
+    throw unreadable(path, e);
   }
+}
+
+function unreadable(path: string, e: unknown): InputError {
+  if (e instanceof InputError) return e;
+  const code = (e as NodeJS.ErrnoException).code;
+  return new InputError(path, 'unreadable', `cannot read (${code ?? String(e)})`);
 }
 
 /** The URL as shown in messages: user and password removed (they must not land in logs or reports). */

@@ -1,0 +1,66 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readFileChunks } from '../../src/read/source.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'leakscope-chunks-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A file of `n` bytes whose every byte tells its offset (mod 251), so misplaced chunks show. */
+function fileOf(n: number): { path: string; bytes: Buffer } {
+  const bytes = Buffer.alloc(n);
+  for (let i = 0; i < n; i++) bytes[i] = i % 251;
+  const path = join(dir, `f${n}`);
+  writeFileSync(path, bytes);
+  return { path, bytes };
+}
+
+async function collect(it: AsyncIterable<Uint8Array>): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const c of it) parts.push(Buffer.from(c));
+  return Buffer.concat(parts);
+}
+
+describe('readFileChunks (reads ahead on regular files)', () => {
+  it.each([0, 1, 1000, (1 << 20) - 1, 1 << 20, (1 << 20) + 1, 3 * (1 << 20) + 12345])('gives a file of %i bytes whole and in order', async (n) => {
+    const { path, bytes } = fileOf(n);
+    expect((await collect(readFileChunks(path))).equals(bytes)).toBe(true);
+  });
+
+  it('gives the bytes [start, end) of a range, across read boundaries', async () => {
+    const { path, bytes } = fileOf(5 * (1 << 20));
+    for (const [start, end] of [[0, 10], [7, (1 << 20) + 9], [(1 << 20) - 3, 4 * (1 << 20) + 1], [4 * (1 << 20), 5 * (1 << 20)]]) {
+      expect((await collect(readFileChunks(path, start, end))).equals(bytes.subarray(start, end))).toBe(true);
+    }
+    // An end past the file's end stops at the file's end.
+    expect((await collect(readFileChunks(path, 5 * (1 << 20) - 4, 6 * (1 << 20)))).equals(bytes.subarray(5 * (1 << 20) - 4))).toBe(true);
+  });
+
+  it('stops cleanly when the reader stops early (reads in flight end, the file closes)', async () => {
+    const { path } = fileOf(4 * (1 << 20));
+    let seen = 0;
+    for await (const c of readFileChunks(path)) {
+      seen += c.byteLength;
+      break;
+    }
+    expect(seen).toBeGreaterThan(0);
+    // The same file reads whole again afterwards.
+    expect((await collect(readFileChunks(path))).byteLength).toBe(4 * (1 << 20));
+  });
+
+  it('reads a FIFO in order (not a regular file: no reads at offsets)', async () => {
+    const fifo = join(dir, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    const { bytes } = fileOf(3 * (1 << 20) + 77);
+    const writer = import('node:fs/promises').then(async (fs) => fs.writeFile(fifo, bytes));
+    const got = await collect(readFileChunks(fifo));
+    await writer;
+    expect(got.equals(bytes)).toBe(true);
+  });
+
+  it('refuses a missing file with an input error naming it', async () => {
+    await expect(collect(readFileChunks(join(dir, 'missing')))).rejects.toThrow(/missing.*cannot read \(ENOENT\)|cannot read \(ENOENT\)/);
+  });
+});
