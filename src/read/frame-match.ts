@@ -91,8 +91,8 @@ export interface Walk {
   creatorId: number;
   /** The node of the last frame taken (when `count` > 0). */
   last(): MatchNode;
-  /** The arguments of frame `i`, from `s` (the piece's text). */
-  args(s: string, i: number): string;
+  /** The arguments of frame `i`, from `s` (the piece's text) or, without it, from the piece's bytes. */
+  args(s: string | undefined, b: Bytes, i: number): string;
 }
 
 export class FrameMatcher implements Walk {
@@ -150,9 +150,11 @@ export class FrameMatcher implements Walk {
     return this.nodes[this.ints[(at >> 2) + 5]];
   }
 
-  args(s: string, i: number): string {
+  args(s: string | undefined, b: Bytes, i: number): string {
     const t = (TAKEN >> 2) + 2 * i;
-    return s.slice(this.ints[t] + 1, this.ints[t + 1] - 1);
+    const from = this.ints[t] + 1;
+    const to = this.ints[t + 1] - 1;
+    return s !== undefined ? s.slice(from, to) : b.buf.toString('latin1', b.start + from, b.start + to);
   }
 
   /** The node walked to last: its kids not held yet are held (the walk may go on from it). */

@@ -23,11 +23,12 @@ export interface LineSink {
    */
   readonly wantsBlock?: boolean;
   /**
-   * Whole lines of `s` from `start`, the start of line `lineNo + 1`: the sink reads as many as it can
-   * and returns the offset just past the last one it took (`start`: none), their count in `blockLines`.
-   * `bytes`: the bytes `s` was decoded from, byte for character (ASCII), for comparisons without strings.
+   * Whole lines of the piece `bytes` from offset `start`, the start of line `lineNo + 1`: the sink
+   * reads as many as it can and returns the offset just past the last one it took (`start`: none),
+   * their count in `blockLines`. `s`: the piece decoded, byte for character (ASCII), when the splitter
+   * decoded it (PieceMode 'text'); undefined when it did not.
    */
-  block?(s: string, start: number, lineNo: number, bytes: Bytes): number;
+  block?(s: string | undefined, start: number, lineNo: number, bytes: Bytes): number;
   readonly blockLines?: number;
 }
 
@@ -36,7 +37,7 @@ export interface LineSink {
  * `serial` tells pieces apart (a new one each time the splitter decodes one).
  */
 export interface Bytes {
-  buf: Uint8Array;
+  buf: Buffer;
   start: number;
   end: number;
   serial: number;
@@ -44,6 +45,15 @@ export interface Bytes {
 
 /** Bytes of ASCII turned into one string at a time (never more: `Bytes` of a piece fit in this). */
 export const PIECE = 64 * 1024;
+
+/**
+ * How an ASCII piece reaches the sink. 'text': decoded whole, lines sliced from that string (cheap per
+ * line). 'bytes': only the lines the sink does not take in blocks are decoded, one string each (no
+ * decoding of what blocks take, but a call per line). 'auto': 'bytes' after a piece whose blocks took
+ * most of its bytes (a dump of stacks already read), else 'text'. Every mode gives the sink the same
+ * lines; the choice is only speed.
+ */
+export type PieceMode = 'auto' | 'text' | 'bytes';
 
 export class LineSplitter {
   /** Bytes of a UTF-8 character cut by the end of the previous chunk. */
@@ -53,14 +63,21 @@ export class LineSplitter {
   private carryLength = 0;
   private lineNo = 0;
   /** Where the string `text` is reading came from, when it is ASCII (else `serial` is -1). */
-  private readonly bytes: Bytes = { buf: new Uint8Array(0), start: 0, end: 0, serial: -1 };
+  private readonly bytes: Bytes = { buf: Buffer.alloc(0), start: 0, end: 0, serial: -1 };
   private pieces = 0;
+  /** Bytes the sink took in blocks from the current piece. */
+  private blockBytes = 0;
+  /** The next piece is read as bytes (PieceMode). */
+  private byBytes: boolean;
   /** Lines longer than this are cut (the rest of the line is dropped) and reported through `onLong`. */
   constructor(
     private readonly sink: LineSink,
     private readonly maxLineLength = 1 << 20,
     private readonly onLong?: (lineNo: number, length: number) => void,
-  ) {}
+    private readonly mode: PieceMode = 'auto',
+  ) {
+    this.byBytes = mode === 'bytes' && sink.block !== undefined;
+  }
 
   push(chunk: Uint8Array): void {
     let c = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
@@ -97,7 +114,50 @@ export class LineSplitter {
     b.start = start;
     b.end = end;
     b.serial = this.pieces++;
-    this.text(c.toString('latin1', start, end));
+    this.blockBytes = 0;
+    if (this.byBytes) this.lineByLine(c, start, end);
+    else this.text(c.toString('latin1', start, end));
+    // Three quarters taken in blocks: the lines left cost less one by one than decoding the piece.
+    if (this.mode === 'auto') this.byBytes = this.sink.block !== undefined && this.blockBytes * 4 >= (end - start) * 3;
+  }
+
+  /**
+   * What `text(c.toString('latin1', from, to))` does, line for line, with a string made only for each
+   * line the sink does not take in a block.
+   */
+  private lineByLine(c: Buffer, from: number, to: number): void {
+    if (to <= from) return;
+    let start = from;
+    let nl = c.indexOf(10, start);
+    if (nl < 0 || nl >= to) {
+      this.append(c.toString('latin1', start, to));
+      return;
+    }
+    const sink = this.sink;
+    let resume = 2;
+    if (this.carryLength > 0) {
+      this.append(c.toString('latin1', start, nl));
+      this.emit(this.carry, this.carryLength);
+      this.carry = '';
+      this.carryLength = 0;
+      start = nl + 1;
+      if (resume-- > 0 && start < to) start = from + this.offer(undefined, start - from);
+      nl = start < to ? c.indexOf(10, start) : -1;
+    }
+    const max = this.maxLineLength;
+    while (nl >= 0 && nl < to) {
+      let end = nl;
+      if (end - start > max) {
+        this.emit(c.toString('latin1', start, nl));
+      } else {
+        if (end > start && c[end - 1] === 13) end--;
+        sink.line(c.toString('latin1', start, end), ++this.lineNo);
+      }
+      start = nl + 1;
+      if ((sink.wantsBlock === true || resume-- > 0) && start < to) start = from + this.offer(undefined, start - from);
+      nl = start < to ? c.indexOf(10, start) : -1;
+    }
+    if (start < to) this.append(c.toString('latin1', start, to));
   }
 
   end(): void {
@@ -152,11 +212,12 @@ export class LineSplitter {
     if (start < s.length) this.append(s.slice(start));
   }
 
-  /** The sink takes what it can of `s` from `start` (LineSink.block); where the lines go on. */
-  private offer(s: string, start: number): number {
+  /** The sink takes what it can of the piece from `start` (LineSink.block); where the lines go on. */
+  private offer(s: string | undefined, start: number): number {
     const taken = this.sink.block!(s, start, this.lineNo, this.bytes);
     if (taken <= start) return start;
     this.lineNo += this.sink.blockLines!;
+    this.blockBytes += taken - start;
     return taken;
   }
 

@@ -162,7 +162,7 @@ export class TextDumpReader implements TracebackHost {
    * nothing but speed: they are read exactly as `line` would have, and `end` never needs the held line
    * (more text follows it).
    */
-  block(s: string, start: number, lineNo: number, bytes: Bytes): number {
+  block(s: string | undefined, start: number, lineNo: number, bytes: Bytes): number {
     this.wantsBlock = false;
     const held = this.held;
     if (held === undefined) return start;

@@ -483,7 +483,8 @@ export class TracebackReader {
   private matcher: FrameMatcher | null | undefined;
 
   /**
-   * In a goroutine's stack (`start`: its next call line in `s`, decoded from `bytes`), take the
+   * In a goroutine's stack (`start`: its next call line in the piece `bytes`, decoded as `s` when the
+   * splitter decoded it), take the
    * frames of a stack already in the trie straight from the bytes: for each frame, the call
    * line must start with the function of a child of the current node and hold its arguments (without
    * parentheses, so that its `(` is the one `callArgsStart` finds), and the next line must be that
@@ -495,7 +496,7 @@ export class TracebackReader {
    * ends here. Returns the offset after the last line taken; `takenLines` their count (`lineNo`: the line
    * before `start`).
    */
-  takeKnownFrames(s: string, start: number, bytes: Bytes, lineNo: number): number {
+  takeKnownFrames(s: string | undefined, start: number, bytes: Bytes, lineNo: number): number {
     const g = this.g;
     let node = this.node;
     if (this.state !== CALL || g === undefined || node === undefined || node.kids === undefined || this.inAncestor) return start;
@@ -511,7 +512,7 @@ export class TracebackReader {
     for (;;) {
       const w = m.walk(bytes, p, node);
       if (w.count > 0) {
-        if (args !== undefined) for (let i = 0; i < w.count; i++) args[base + taken + i] = w.args(s, i);
+        if (args !== undefined) for (let i = 0; i < w.count; i++) args[base + taken + i] = w.args(s, bytes, i);
         node = w.last() as StackNode;
         taken += w.count;
       }

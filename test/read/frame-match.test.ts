@@ -14,7 +14,7 @@ import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Dump } from '../../src/model/dump.js';
-import { LineSplitter } from '../../src/read/lines.js';
+import { LineSplitter, type PieceMode } from '../../src/read/lines.js';
 import { textReader } from '../../src/read/text-input.js';
 import { TracebackReader } from '../../src/read/traceback.js';
 import { CORPUS, REPO, SAMPLES, corpusFiles } from '../helpers/paths.js';
@@ -28,13 +28,23 @@ TracebackReader.prototype.takeKnownFrames = function (this: TracebackReader, ...
   return end;
 };
 
+/** Pieces the splitter read as bytes (PieceMode 'bytes'), summed like `taken`. */
+let byBytes = 0;
+const lineByLine = (LineSplitter.prototype as unknown as { lineByLine: (...a: unknown[]) => void }).lineByLine;
+(LineSplitter.prototype as unknown as { lineByLine: (...a: unknown[]) => void }).lineByLine = function (this: LineSplitter, ...a: unknown[]) {
+  byBytes++;
+  lineByLine.apply(this, a);
+};
+
 /**
- * The Dump of `bytes` pushed in chunks of `chunk` bytes, with blocks offered (true) or line by line;
- * or the message of the error it was refused with.
+ * The Dump of `bytes` pushed in chunks of `chunk` bytes, with blocks offered (true, pieces read as
+ * `mode` says) or line by line; or the message of the error it was refused with.
  */
-function read(bytes: Buffer, chunk: number, blocks: boolean): Dump | string {
+function read(bytes: Buffer, chunk: number, blocks: boolean, mode: PieceMode = 'auto'): Dump | string {
   const { reader, splitter } = textReader('input.txt', {});
-  const s = blocks ? splitter : new LineSplitter({ line: (l, n) => reader.line(l, n) });
+  const s = !blocks
+    ? new LineSplitter({ line: (l, n) => reader.line(l, n) })
+    : mode === 'auto' ? splitter : new LineSplitter(reader, 1 << 20, undefined, mode);
   try {
     for (let i = 0; i < bytes.length; i += chunk) s.push(bytes.subarray(i, i + chunk));
     s.end();
@@ -44,9 +54,11 @@ function read(bytes: Buffer, chunk: number, blocks: boolean): Dump | string {
   }
 }
 
+const MODES: readonly PieceMode[] = ['auto', 'text', 'bytes'];
+
 function same(bytes: Buffer, chunks: readonly number[]): void {
   const lines = read(bytes, bytes.length || 1, false);
-  for (const c of chunks) expect(read(bytes, c, true)).toEqual(lines);
+  for (const c of chunks) for (const mode of MODES) expect(read(bytes, c, true, mode)).toEqual(lines);
 }
 
 function textFiles(dir: string): string[] {
@@ -78,6 +90,13 @@ describe('known frames from bytes = line by line', () => {
     read(bytes, 1 << 20, true);
     const lines = bytes.toString('latin1').split('\n').length;
     expect(taken).toBeGreaterThan(lines / 2);
+  });
+
+  it('reads the pieces after one taken mostly whole as bytes (auto), to the same Dump', () => {
+    byBytes = 0;
+    const bytes = content(join(SAMPLES, 'apiproxy-leak', 'goroutine.debug2.txt'));
+    expect(read(bytes, 1 << 20, true, 'auto')).toEqual(read(bytes, 1 << 20, true, 'text'));
+    expect(byBytes).toBeGreaterThan(bytes.length / (64 * 1024) / 2);
   });
 });
 
@@ -138,9 +157,10 @@ describe('known frames from bytes, on goroutines changed where the bytes differ'
         fc.array(fc.record({ g: fc.nat(), change: fc.constantFrom(...Object.keys(changes)), at: fc.nat() }), { minLength: 1, maxLength: 40 }),
         fc.integer({ min: 1, max: 5000 }),
         fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 400 })),
-        (picks, chunk, cut) => {
+        fc.constantFrom(...MODES),
+        (picks, chunk, cut, mode) => {
           const bytes = dumpOf(picks, cut);
-          expect(read(bytes, chunk, true)).toEqual(read(bytes, bytes.length, false));
+          expect(read(bytes, chunk, true, mode)).toEqual(read(bytes, bytes.length, false));
         },
       ),
       { numRuns: 300 },
