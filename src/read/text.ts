@@ -169,15 +169,30 @@ export class TextDumpReader implements TracebackHost {
     this.held = undefined;
     this.input(held, this.heldNo);
     if (!this.plainText()) return start;
-    const end = this.tb.takeKnownFrames(s, start, bytes, lineNo);
-    if (end === start) return start;
-    const n = this.tb.takenLines;
-    this.blockLines = n;
-    this.chars += end - start;
-    this.lastNo = lineNo + n;
-    // The last line that is not blank belongs to the snapshot (as in `text`).
-    if (this.cur) this.cur.last = lineNo + n - (this.tb.takenEnd ? 1 : 0);
-    return end;
+    const tb = this.tb;
+    let p = start;
+    let no = lineNo;
+    // Goroutine after goroutine while each one's stack is known, headers included (`takeHeader`).
+    for (;;) {
+      const end = tb.takeKnownFrames(s, p, bytes, no);
+      if (end === p) break;
+      no += tb.takenLines;
+      this.chars += end - p;
+      this.lastNo = no;
+      // The last line that is not blank belongs to the snapshot (as in `text`).
+      if (this.cur) this.cur.last = no - (tb.takenEnd ? 1 : 0);
+      p = end;
+      if (!tb.takenEnd) break;
+      const next = tb.takeHeader(bytes, p, no + 1);
+      if (next === p) break;
+      no++;
+      this.chars += next - p;
+      this.lastNo = no;
+      if (this.cur) this.cur.last = no;
+      p = next;
+    }
+    this.blockLines = no - lineNo;
+    return p;
   }
 
   /** Lines reach the traceback reader as they are: no prefix, escaping, test2json or other reader in between. */

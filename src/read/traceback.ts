@@ -112,6 +112,19 @@ function nodeKey(n: StackNode): string {
 }
 const TAB = 9;
 const SPACE = 32;
+/** Status parts of headers longer than this are decoded each time (`takeHeader`). */
+const TAIL_BYTES = 128;
+const GOROUTINE = Buffer.from('goroutine ', 'latin1');
+
+function startsGoroutine(b: Uint8Array, i: number): boolean {
+  for (let k = 0; k < 10; k++) if (b[i + k] !== GOROUTINE[k]) return false;
+  return true;
+}
+
+function sameBytes(b: Uint8Array, at: number, t: Uint8Array, n: number): boolean {
+  for (let k = 0; k < n; k++) if (b[at + k] !== t[k]) return false;
+  return true;
+}
 
 // States. Each: an example line it reads, and where it goes.
 /** Outside any goroutine. `goroutine 1 [running]:` → CALL; `panic: oh no` → PREAMBLE; `` stays. */
@@ -535,6 +548,47 @@ export class TracebackReader {
     this.takenLines = 2 * taken;
     this.takenEnd = false;
     return p;
+  }
+
+  /** The status part of the last header `takeHeader` parsed (`[…]:`), its length, and what it said. */
+  private readonly tail = new Uint8Array(TAIL_BYTES);
+  private tailLength = -1;
+  private tailHeader: Header | undefined;
+
+  /**
+   * Between goroutines (after one `takeKnownFrames` read to its end), the header line at `p` of the
+   * piece, read as `line` would: the goroutine begins. A header whose status part (`[…]:`) is the
+   * one of the last header read here is not decoded again. Returns the offset after the line, or `p`
+   * when it is not a header read this way (then it goes the usual way): another shape (` gp=`, CR LF,
+   * labels or flags), not a header, or the last line of the piece (`end` may need it).
+   */
+  takeHeader(b: Bytes, p: number, no: number): number {
+    if (this.state !== IDLE) return p;
+    const buf = b.buf;
+    let i = b.start + p;
+    const end = b.end;
+    if (i + 14 > end || !startsGoroutine(buf, i)) return p;
+    i += 10;
+    const digits = i;
+    let id = 0;
+    for (let d = buf[i] - 48; d >= 0 && d <= 9 && i < end; d = buf[++i] - 48) id = id * 10 + d;
+    if (i === digits || i + 1 >= end || buf[i] !== SPACE || buf[i + 1] !== 91 /* [ */) return p;
+    const from = i + 1;
+    const nl = buf.indexOf(10, from);
+    // A header followed by at least one byte of the piece: never the last line of the input.
+    if (nl < 0 || nl + 1 >= end || buf[nl - 1] === 13) return p;
+    const n = nl - from;
+    let h = this.tailHeader;
+    if (n !== this.tailLength || !sameBytes(buf, from, this.tail, n)) {
+      h = parseHeader(buf.toString('latin1', b.start + p, nl));
+      if (h === undefined || h.flags !== undefined || h.labels !== undefined || n > TAIL_BYTES) return p;
+      this.tail.set(buf.subarray(from, nl));
+      this.tailLength = n;
+      this.tailHeader = h;
+    }
+    this.start(id, h!.state, h, no);
+    this.state = CALL;
+    return nl + 1 - b.start;
   }
 
   /** The goroutine's creator was its stack node's (with `id`), and the blank line `no` ends it. */

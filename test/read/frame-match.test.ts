@@ -28,6 +28,15 @@ TracebackReader.prototype.takeKnownFrames = function (this: TracebackReader, ...
   return end;
 };
 
+/** Headers read from bytes between goroutines (`takeHeader`), summed like `taken`. */
+let headers = 0;
+const takeHeader = TracebackReader.prototype.takeHeader;
+TracebackReader.prototype.takeHeader = function (this: TracebackReader, ...a: Parameters<typeof takeHeader>) {
+  const end = takeHeader.apply(this, a);
+  if (end > a[1]) headers++;
+  return end;
+};
+
 /** Pieces the splitter read as bytes (PieceMode 'bytes'), summed like `taken`. */
 let byBytes = 0;
 const lineByLine = (LineSplitter.prototype as unknown as { lineByLine: (...a: unknown[]) => void }).lineByLine;
@@ -92,6 +101,14 @@ describe('known frames from bytes = line by line', () => {
     expect(taken).toBeGreaterThan(lines / 2);
   });
 
+  it('read most headers of a dump of known stacks from bytes, between goroutines', () => {
+    headers = 0;
+    const bytes = content(join(SAMPLES, 'apiproxy-leak', 'goroutine.debug2.txt'));
+    read(bytes, 1 << 20, true);
+    const goroutines = bytes.toString('latin1').split('\ngoroutine ').length;
+    expect(headers).toBeGreaterThan(goroutines / 2);
+  });
+
   it('reads the pieces after one taken mostly whole as bytes (auto), to the same Dump', () => {
     byBytes = 0;
     const bytes = content(join(SAMPLES, 'apiproxy-leak', 'goroutine.debug2.txt'));
@@ -130,6 +147,13 @@ const changes: Record<string, (g: string[], at: number) => string[]> = {
   creatorOtherLine: (g) => g.map((l, i) => (i > 0 && g[i - 1].startsWith('created by ') ? l.replace(/:(\d+)/, (_, n: string) => `:${Number(n) + 1}`) : l)),
   noCreator: (g) => g.slice(0, g.findIndex((l) => l.startsWith('created by ')) >>> 0),
   ancestors: (g) => [...g, '[originating from goroutine 1]:', 'main.main()', '\t/x/main.go:3 +0x1d'],
+  headerMinutes: (g, at) => [g[0].replace(/\]:$/, `, ${at % 3} minutes]:`), ...g.slice(1)],
+  headerLocked: (g) => [g[0].replace(/\]:$/, ', locked to thread]:'), ...g.slice(1)],
+  headerLabels: (g) => [g[0].replace(/\]:$/, '] {"k": "v"}:'), ...g.slice(1)],
+  headerGp: (g) => [g[0].replace(/^(goroutine \d+)/, '$1 gp=0xc000002380 m=0 mp=0x55d3a0'), ...g.slice(1)],
+  headerCr: (g) => [`${g[0]}\r`, ...g.slice(1)],
+  headerBadId: (g) => [g[0].replace(/^goroutine \d+/, 'goroutine 5x'), ...g.slice(1)],
+  headerNoColon: (g) => [g[0].replace(/:$/, ''), ...g.slice(1)],
 };
 
 function dumpOf(picks: readonly { g: number; change: string; at: number }[], cut: number): Buffer {
@@ -147,8 +171,10 @@ describe('known frames from bytes, on goroutines changed where the bytes differ'
     taken = 0;
     // Each goroutine twice (the second read of a stack is the one taken from bytes), the changed one between.
     const picks = pool.slice(0, 60).flatMap((_, g) => [{ g, change: 'same', at: 0 }, { g, change, at: g * 7 }, { g, change: 'same', at: 0 }]);
+    headers = 0;
     same(dumpOf(picks, 0), [1 << 20, 997]);
     expect(taken).toBeGreaterThan(0);
+    expect(headers).toBeGreaterThan(0);
   });
 
   it('any mix of them, in any pieces, cut anywhere', () => {
