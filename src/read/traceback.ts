@@ -112,8 +112,8 @@ function nodeKey(n: StackNode): string {
 }
 const TAB = 9;
 const SPACE = 32;
-/** Status parts of headers longer than this are decoded each time (`takeHeader`). */
-const TAIL_BYTES = 128;
+/** Slots of header status parts (`takeHeader`): a power of two. */
+const TAIL_SLOTS = 64;
 const GOROUTINE = Buffer.from('goroutine ', 'latin1');
 
 function startsGoroutine(b: Uint8Array, i: number): boolean {
@@ -550,17 +550,18 @@ export class TracebackReader {
     return p;
   }
 
-  /** The status part of the last header `takeHeader` parsed (`[…]:`), its length, and what it said. */
-  private readonly tail = new Uint8Array(TAIL_BYTES);
-  private tailLength = -1;
-  private tailHeader: Header | undefined;
+  /**
+   * Status parts (`[…]:`) of headers `takeHeader` parsed, and what they said: a few slots, a status
+   * in the slot its length and two of its bytes pick (a dump's goroutines alternate between a few).
+   */
+  private readonly tails: Array<{ bytes: Uint8Array; header: Header } | undefined> = new Array(TAIL_SLOTS).fill(undefined);
 
   /**
    * Between goroutines (after one `takeKnownFrames` read to its end), the header line at `p` of the
-   * piece, read as `line` would: the goroutine begins. A header whose status part (`[…]:`) is the
-   * one of the last header read here is not decoded again. Returns the offset after the line, or `p`
-   * when it is not a header read this way (then it goes the usual way): another shape (` gp=`, CR LF,
-   * labels or flags), not a header, or the last line of the piece (`end` may need it).
+   * piece, read as `line` would: the goroutine begins. A header whose status part (`[…]:`) is one
+   * read here before is not decoded again. Returns the offset after the line, or `p` when it is not
+   * a header read this way (then it goes the usual way): another shape (` gp=`, CR LF, labels or
+   * flags), not a header, or the last line of the piece (`end` may need it).
    */
   takeHeader(b: Bytes, p: number, no: number): number {
     if (this.state !== IDLE) return p;
@@ -578,15 +579,16 @@ export class TracebackReader {
     // A header followed by at least one byte of the piece: never the last line of the input.
     if (nl < 0 || nl + 1 >= end || buf[nl - 1] === 13) return p;
     const n = nl - from;
-    let h = this.tailHeader;
-    if (n !== this.tailLength || !sameBytes(buf, from, this.tail, n)) {
+    const slot = (n * 7 + buf[from + 1] * 3 + buf[nl - 3]) & (TAIL_SLOTS - 1);
+    const t = this.tails[slot];
+    let h: Header | undefined;
+    if (t !== undefined && t.bytes.length === n && sameBytes(buf, from, t.bytes, n)) h = t.header;
+    else {
       h = parseHeader(buf.toString('latin1', b.start + p, nl));
-      if (h === undefined || h.flags !== undefined || h.labels !== undefined || n > TAIL_BYTES) return p;
-      this.tail.set(buf.subarray(from, nl));
-      this.tailLength = n;
-      this.tailHeader = h;
+      if (h === undefined || h.flags !== undefined || h.labels !== undefined) return p;
+      this.tails[slot] = { bytes: buf.slice(from, nl), header: h };
     }
-    this.start(id, h!.state, h, no);
+    this.start(id, h.state, h, no);
     this.state = CALL;
     return nl + 1 - b.start;
   }
