@@ -10,7 +10,7 @@
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import type { Dump } from '../model/dump.js';
-import { readFileChunks } from './source.js';
+import { readFileChunks, releaseChunk } from './source.js';
 import type { ReadOptions } from './options.js';
 import type { TextPart } from './text.js';
 import { textReader } from './text-input.js';
@@ -65,8 +65,9 @@ function headerAt(b: Buffer): number {
 export async function readPart(path: string, start: number, end: number, opts: ReadOptions, onBytes?: (bytes: number) => void): Promise<TextPart> {
   const { reader, splitter, longLines } = textReader(path, opts, true);
   let bytes = 0;
-  for await (const c of readFileChunks(path, start, end)) {
+  for await (const c of readFileChunks(path, start, end, true)) {
     splitter.push(c);
+    releaseChunk(c);
     bytes += c.byteLength;
     onBytes?.(bytes);
   }
@@ -147,8 +148,9 @@ export async function readInParts(
   const remote = runners.map(drain);
   const { reader, splitter, longLines } = textReader(path, opts);
   let bytes = 0;
-  for await (const c of readFileChunks(path, 0, cuts[0])) {
+  for await (const c of readFileChunks(path, 0, cuts[0], true)) {
     splitter.push(c);
+    releaseChunk(c);
     bytes += c.byteLength;
     progress(0, bytes);
   }

@@ -42,7 +42,7 @@ export async function openSource(spec: string, opts: SourceOptions = {}): Promis
     throw new InputError(spec, 'unreadable', `cannot read (${code ?? String(e)})`);
   }
   if (st.isDirectory()) throw new InputError(spec, 'unreadable', 'is a directory, not a dump file');
-  return { name: spec, chunks: readFileChunks(spec), mtime: st.mtime };
+  return { name: spec, chunks: readFileChunks(spec, undefined, undefined, true), mtime: st.mtime };
 }
 
 /** Size of a regular file input; -1 for stdin, URLs and what cannot be stat'ed. */
@@ -61,14 +61,31 @@ const READ_BYTES = 1 << 20;
 /** Reads kept in flight ahead of the reader. */
 const READS_AHEAD = 2;
 
+/** A chunk given by `readFileChunks`, with the buffer it lies in and the free buffers of its file. */
+const lent = new WeakMap<Uint8Array, { buf: Buffer; free: Buffer[] }>();
+
+/**
+ * The consumer of a chunk of `readFileChunks` is done with it and keeps no view of it: its buffer
+ * takes a later read of the file. (Any other chunk: nothing happens.) Reused buffers keep a large
+ * read's memory flat: a new buffer per read made the collector run for the external memory alone.
+ */
+export function releaseChunk(c: Uint8Array): void {
+  const l = lent.get(c);
+  if (l === undefined) return;
+  lent.delete(c);
+  if (l.free.length < READS_AHEAD + 1) l.free.push(l.buf);
+}
+
 /**
  * The bytes of a file, or of its bytes [start, end). A regular file is read ahead: several reads are
  * in flight (on libuv's threads) while the reader works on the chunk before, so that neither a read
  * from the page cache nor one from disk leaves this thread waiting. A stream keeps one read in flight
  * and only once its buffer is taken: 15–40% of a large read's wall time was this thread waiting.
- * Other files (FIFOs, devices) are read in order by a stream.
+ * Other files (FIFOs, devices) are read in order by a stream. With `lend`, a consumer that is done
+ * with a chunk may hand it back (`releaseChunk`); without, each read has a buffer of its own (for
+ * consumers that keep chunks: archives).
  */
-export async function* readFileChunks(path: string, start?: number, end?: number): AsyncIterable<Uint8Array> {
+export async function* readFileChunks(path: string, start?: number, end?: number, lend = false): AsyncIterable<Uint8Array> {
   let fh: FileHandle;
   try {
     fh = await open(path, 'r');
@@ -84,11 +101,18 @@ export async function* readFileChunks(path: string, start?: number, end?: number
     }
     const stop = Math.min(end ?? st.size, st.size);
     let pos = start ?? 0;
+    const free: Buffer[] = [];
     const readNext = (): void => {
       if (pos >= stop) return;
       const n = Math.min(READ_BYTES, stop - pos);
-      const buf = Buffer.allocUnsafeSlow(n);
-      ahead.push(fh.read(buf, 0, n, pos).then((r) => (r.bytesRead === n ? buf : buf.subarray(0, r.bytesRead))));
+      const buf = free.pop() ?? Buffer.allocUnsafeSlow(READ_BYTES);
+      ahead.push(
+        fh.read(buf, 0, n, pos).then((r) => {
+          const chunk = r.bytesRead === READ_BYTES ? buf : buf.subarray(0, r.bytesRead);
+          if (lend) lent.set(chunk, { buf, free });
+          return chunk;
+        }),
+      );
       pos += n;
     };
     for (let i = 0; i < READS_AHEAD; i++) readNext();
@@ -101,6 +125,8 @@ export async function* readFileChunks(path: string, start?: number, end?: number
       }
       // A file cut shorter while it is read ends where its bytes end.
       if (chunk.byteLength === 0) break;
+      // The next read starts after this chunk is taken, and before it is read: a buffer given back
+      // while it was read (releaseChunk) takes the read after.
       readNext();
       yield chunk;
     }

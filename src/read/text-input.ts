@@ -9,6 +9,7 @@ import type { Diagnostic, Dump, Snapshot } from '../model/dump.js';
 import { InputError } from './errors.js';
 import { LineSplitter } from './lines.js';
 import type { ReadOptions } from './options.js';
+import { releaseChunk } from './source.js';
 import { TextDumpReader } from './text.js';
 
 /**
@@ -63,6 +64,8 @@ export async function readText(
   // Leaving the loop by throwing ends the source (the file stream is closed, stdin left unread).
   for await (const c of rest) {
     take(c);
+    // Nothing keeps a view of it (the splitter and the tail copy what they keep): its file may reuse it.
+    releaseChunk(c);
     opts.onProgress?.(bytes);
   }
   const tail = lastLine.text();
@@ -89,7 +92,8 @@ class TailLine {
   push(c: Uint8Array): void {
     if (c.byteLength === 0) return;
     const keep = 256;
-    if (c.byteLength >= keep) this.tail = c.slice(c.byteLength - keep);
+    // A copy (a Buffer's slice is a view): the chunk is not kept, and may be reused (releaseChunk).
+    if (c.byteLength >= keep) this.tail = Uint8Array.prototype.slice.call(c, c.byteLength - keep);
     else {
       const t = new Uint8Array(Math.min(keep, this.tail.byteLength + c.byteLength));
       const fromOld = t.byteLength - c.byteLength;

@@ -586,7 +586,8 @@ export class TracebackReader {
     else {
       h = parseHeader(buf.toString('latin1', b.start + p, nl));
       if (h === undefined || h.flags !== undefined || h.labels !== undefined) return p;
-      this.tails[slot] = { bytes: buf.slice(from, nl), header: h };
+      // A copy (Buffer's slice is a view): the input's chunk is not kept, and may be reused.
+      this.tails[slot] = { bytes: Uint8Array.prototype.slice.call(buf, from, nl), header: h };
     }
     this.start(id, h.state, h, no);
     this.state = CALL;

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readFileChunks } from '../../src/read/source.js';
+import { readFileChunks, releaseChunk } from '../../src/read/source.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'leakscope-chunks-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -48,6 +48,30 @@ describe('readFileChunks (reads ahead on regular files)', () => {
     expect(seen).toBeGreaterThan(0);
     // The same file reads whole again afterwards.
     expect((await collect(readFileChunks(path))).byteLength).toBe(4 * (1 << 20));
+  });
+
+  it('lends its buffers when asked: the buffer of a released chunk takes a later read, bytes still right', async () => {
+    const { path, bytes } = fileOf(9 * (1 << 20) + 5);
+    const parts: Buffer[] = [];
+    const buffers = new Set<ArrayBufferLike>();
+    for await (const c of readFileChunks(path, undefined, undefined, true)) {
+      parts.push(Buffer.from(c));
+      buffers.add(c.buffer);
+      releaseChunk(c);
+    }
+    expect(Buffer.concat(parts).equals(bytes)).toBe(true);
+    // Two reads ahead and the chunk in hand: three buffers (a fourth at most, while one is given back).
+    expect(buffers.size).toBeLessThanOrEqual(4);
+  });
+
+  it('lends nothing unless asked: chunks kept by their consumer stay intact', async () => {
+    const { path, bytes } = fileOf(6 * (1 << 20) + 3);
+    const kept: Uint8Array[] = [];
+    for await (const c of readFileChunks(path)) {
+      kept.push(c);
+      releaseChunk(c);
+    }
+    expect(Buffer.concat(kept).equals(bytes)).toBe(true);
   });
 
   it('reads a FIFO in order (not a regular file: no reads at offsets)', async () => {
