@@ -24,10 +24,21 @@ export interface CreatorLines {
   readonly fileLine: string;
 }
 
+/**
+ * A frame's text: the function and the file line of every node made from them (traceback.ts,
+ * `FrameLine`). The matcher writes the text's bytes once, for all these nodes.
+ */
+export interface MatchText {
+  /** Where the matcher holds the bytes (0: not yet). */
+  at: number;
+}
+
 /** What the matcher needs of a trie node (traceback.ts, `StackNode`). */
 export interface MatchNode {
   readonly frame: { readonly func: string; readonly inlined: boolean } | undefined;
   readonly line: string;
+  /** Shared by the nodes of the same `frame` and `line` (undefined: the root). */
+  readonly text: MatchText | undefined;
   readonly kids: readonly MatchNode[] | undefined;
   readonly creatorLines: CreatorLines | undefined;
   /** Where the matcher holds it (0: not yet), and how many of its kids it holds (the first ones). */
@@ -74,8 +85,8 @@ const TAKEN = RESULT + 24;
 const NODES = 2 * PAGE;
 /** Frames one walk takes at most (its result area holds that many). */
 export const MAX_WALK = 4096;
-/** A node's fields before its text, in bytes; a creator's. */
-const NODE_HEADER = 28;
+/** A node's fields, in bytes; a creator's fields before its text. */
+const NODE_HEADER = 32;
 const CREATOR_HEADER = 12;
 /** Head length of a node that never matches (text that is not ASCII: an ASCII piece never holds it). */
 const NEVER = 0x3fffffff;
@@ -180,33 +191,42 @@ export class FrameMatcher implements Walk {
 
   private add(n: MatchNode): void {
     const f = n.frame;
-    // `func(` and the file line with its newline (written in parts: no concatenated string to flatten).
     const func = f === undefined ? '' : f.func;
     const line = n.line;
-    const ascii = f !== undefined && isAscii(func) && isAscii(line);
-    const headLength = func.length + 1;
-    const lineLength = line.length + 1;
-    const at = this.alloc(NODE_HEADER + (ascii ? headLength + lineLength : 0));
+    const t = n.text;
+    // The text is written for the first node of its frame text (NEVER also stands for text that is not ASCII).
+    let text = t === undefined ? NEVER : t.at;
+    if (text === 0) text = t!.at = this.addText(func, line);
+    const at = this.alloc(NODE_HEADER);
     const i = at >> 2;
     const ints = this.ints;
-    ints[i] = ascii ? headLength : NEVER;
-    ints[i + 1] = lineLength;
+    ints[i] = text === NEVER ? NEVER : func.length + 1;
+    ints[i + 1] = line.length + 1;
     ints[i + 2] = f?.inlined ? 1 : 0;
     ints[i + 3] = 0;
     ints[i + 4] = 0;
     ints[i + 5] = this.nodes.length;
     ints[i + 6] = 0;
+    ints[i + 7] = text === NEVER ? 0 : text;
     this.nodes.push(n);
-    if (ascii) {
-      const b = this.bytes;
-      const text = at + NODE_HEADER;
-      b.write(func, text, 'latin1');
-      b[text + func.length] = 40; // (
-      b.write(line, text + headLength, 'latin1');
-      b[text + headLength + line.length] = 10;
-    }
     n.at = at;
     this.addCreator(n);
+  }
+
+  /**
+   * `func(` and the file line with its newline (written in parts: no concatenated string to flatten),
+   * at the offset returned; NEVER, writing nothing, for text that is not ASCII.
+   */
+  private addText(func: string, line: string): number {
+    if (!isAscii(func) || !isAscii(line)) return NEVER;
+    const headLength = func.length + 1;
+    const text = this.alloc(headLength + line.length + 1);
+    const b = this.bytes;
+    b.write(func, text, 'latin1');
+    b[text + func.length] = 40; // (
+    b.write(line, text + headLength, 'latin1');
+    b[text + headLength + line.length] = 10;
+    return text;
   }
 
   /** The node's `creatorLines`, once known, for the walks that end there (a node held before has none yet). */

@@ -8,9 +8,10 @@
 ;; node, whether the creator lines matched, (at 65552) the creator's goroutine id as f64, then (from
 ;; 65560) per frame taken: the offset of its call line's `(` and of its newline. From
 ;; 131072 the nodes. A node: head length, line length, flags (1: inlined), first child, next
-;; sibling (node offsets, 0: none), id (the reader's), creator (offset, 0: none), then its head
-;; (`func(`) and line (file line + newline). A creator: head length (`created by F`), flags (1: ` in
-;; goroutine N` follows), line length, then its head and file line (+ newline).
+;; sibling (node offsets, 0: none), id (the reader's), creator (offset, 0: none), text (offset of its
+;; head (`func(`) and line (file line + newline), written once for all the nodes of one frame text).
+;; A creator: head length (`created by F`), flags (1: ` in goroutine N` follows), line length, then
+;; its head and file line (+ newline).
 (module
   (memory (export "memory") 3)
   (data (i32.const 131056) " in goroutine ")
@@ -50,10 +51,11 @@
   ;; arguments hold no parenthesis but the closing one, just before the newline, `(...)` exactly when
   ;; the node is inlined, and the next line is the node's line. The offset of that newline, or -1.
   (func $frame (param $p i32) (param $end i32) (param $k i32) (result i32)
-    (local $hn i32) (local $q i32) (local $c i32) (local $a i32) (local $w i64) (local $x i64) (local $y i64) (local $z i64)
+    (local $hn i32) (local $t i32) (local $q i32) (local $c i32) (local $a i32) (local $w i64) (local $x i64) (local $y i64) (local $z i64)
     (local.set $hn (i32.load (local.get $k)))
     (if (i32.gt_u (i32.add (local.get $p) (local.get $hn)) (local.get $end)) (then (return (i32.const -1))))
-    (if (i32.eqz (call $same (local.get $p) (i32.add (local.get $k) (i32.const 28)) (local.get $hn)))
+    (local.set $t (i32.load offset=28 (local.get $k)))
+    (if (i32.eqz (call $same (local.get $p) (local.get $t) (local.get $hn)))
       (then (return (i32.const -1))))
     (local.set $a (i32.sub (i32.add (local.get $p) (local.get $hn)) (i32.const 1)))
     (local.set $q (i32.add (local.get $a) (i32.const 1)))
@@ -97,7 +99,7 @@
       (then (return (i32.const -1))))
     (if (i32.eqz (call $same
           (i32.add (local.get $q) (i32.const 1))
-          (i32.add (i32.add (local.get $k) (i32.const 28)) (local.get $hn))
+          (i32.add (local.get $t) (local.get $hn))
           (i32.load (i32.add (local.get $k) (i32.const 4)))))
       (then (return (i32.const -1))))
     (local.get $q))
