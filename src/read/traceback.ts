@@ -467,7 +467,8 @@ export class TracebackReader {
   private newKid(parent: StackNode, t: FrameLine): StackNode | undefined {
     if (this.nodes >= TRIE_NODES) return undefined;
     const k: StackNode = { frame: t.frame, line: t.line, text: t, parent, kids: undefined, more: undefined, key: undefined, at: 0, held: 0, creatorLines: undefined, ended: 0, path: undefined, waitState: undefined, waitKind: undefined };
-    this.nodes++;
+    // The matcher makes no node of its own: it stops looking frames up by their text when the trie is full.
+    if (++this.nodes === TRIE_NODES) this.matcher?.noMoreNodes();
     const kids = parent.kids;
     // Arrays of the length needed while few (a push reserves 17): most nodes have one to four kids.
     if (kids === undefined) parent.kids = [k];
@@ -482,6 +483,8 @@ export class TracebackReader {
   takenEnd = false;
   /** Made at the first stack read twice; null: WebAssembly is not available. */
   private matcher: FrameMatcher | null | undefined;
+  /** The creator lines the matcher tries at nodes without their own (`FrameMatcher.anyCreator`). */
+  private anyCreator: NodeCreator | undefined;
 
   /**
    * In a goroutine's stack (`start`: its next call line in `s`, decoded from `bytes`), take the
@@ -499,11 +502,15 @@ export class TracebackReader {
   takeKnownFrames(s: string, start: number, bytes: Bytes, lineNo: number): number {
     const g = this.g;
     let node = this.node;
-    if (this.state !== CALL || g === undefined || node === undefined || node.kids === undefined || this.inAncestor) return start;
+    // Before the first stack is read whole there is nothing to match (no kid, no frame text).
+    if (this.state !== CALL || g === undefined || node === undefined || (node.kids === undefined && !this.matcher) || this.inAncestor) return start;
     // A goroutine writing a debug=2 dump may start the next dump (`call`): left to the line path.
     const base = this.frameList.length;
     if (base === 0 && g.state === 'running') return start;
-    if (this.matcher === undefined) this.matcher = FrameMatcher.create() ?? null;
+    if (this.matcher === undefined) {
+      this.matcher = FrameMatcher.create() ?? null;
+      if (this.nodes >= TRIE_NODES) this.matcher?.noMoreNodes();
+    }
     const m = this.matcher;
     if (m === null) return start;
     let p = start;
@@ -517,13 +524,19 @@ export class TracebackReader {
         taken += w.count;
       }
       p = w.end;
+      const t = w.text as FrameLine | undefined;
+      if (t !== undefined) {
+        // A frame text read elsewhere in the trie, new here: its node is made as `file` would, and the walk goes on from it.
+        node = kidOf(node, t) ?? this.newKid(node, t)!;
+        continue;
+      }
       if (w.creator) {
         // The whole goroutine: its frames are those of every goroutine read to its end here.
         g.frames = this.frameList = node.path ??= framesTo(node);
         this.node = node;
         this.takenLines = 2 * taken + 3;
         this.takenEnd = true;
-        this.knownCreator(node.creatorLines!, w.creatorId, lineNo + 2 * taken + 3);
+        this.knownCreator(w.creatorLines() as NodeCreator, w.creatorId, lineNo + 2 * taken + 3);
         return p;
       }
       // Stopped where a kid the matcher did not hold yet may follow, or at the most one walk takes.
@@ -587,7 +600,16 @@ export class TracebackReader {
     if (ok) {
       // Learned from the second goroutine that ends at the node (a stack read once costs nothing).
       const node = this.node;
-      if (node !== undefined && node.creatorLines === undefined && !this.inAncestor && node.ended++ > 0) this.learnCreator(line);
+      if (node !== undefined && !this.inAncestor) {
+        if (node.creatorLines === undefined && node.ended++ > 0) {
+          node.creatorLines = this.creatorLines(line);
+          this.matcher?.addCreator(node);
+        } else if (this.matcher && this.anyCreator?.fileLine !== line) {
+          // Goroutines of new stacks often share their creator: tried at nodes that have none (the last one read).
+          this.anyCreator = this.creatorLines(line);
+          if (this.anyCreator !== undefined) this.matcher.anyCreator(this.anyCreator);
+        }
+      }
       this.state = AFTER_CREATOR;
       return true;
     }
@@ -605,17 +627,15 @@ export class TracebackReader {
   }
 
   /**
-   * The creator just read, as the lines of the stack's node (`takeKnownFrames` matches them), when
-   * `created by F[ in goroutine N]` says nothing more than F and N.
+   * The creator just read, as lines `takeKnownFrames` matches, when `created by F[ in goroutine N]`
+   * says nothing more than F and N.
    */
-  private learnCreator(fileLine: string): void {
+  private creatorLines(fileLine: string): NodeCreator | undefined {
     const c = this.g!.creator!;
     const withId = c.goroutineId !== undefined;
     const head = `created by ${c.func}`;
-    if (this.creatorText !== (withId ? `${head} in goroutine ${c.goroutineId}` : head)) return;
-    const node = this.node!;
-    node.creatorLines = { head: detach(head), withId, fileLine: detach(fileLine), func: detach(c.func), pkg: detach(c.pkg), file: detach(c.file), line: c.line };
-    this.matcher?.addCreator(node);
+    if (this.creatorText !== (withId ? `${head} in goroutine ${c.goroutineId}` : head)) return undefined;
+    return { head: detach(head), withId, fileLine: detach(fileLine), func: detach(c.func), pkg: detach(c.pkg), file: detach(c.file), line: c.line, at: 0 };
   }
 
   private afterCreator(line: string, no: number): boolean {

@@ -183,7 +183,15 @@ const framePairs = pool.slice(0, 40).flatMap((g) => {
  * printed after another function's call line, or with another pc offset, so that a frame text read
  * before (`lineFrames`, the matcher's shared text) must not stand for them.
  */
-function recombined(picks: readonly number[][], twists: readonly number[]): Buffer {
+const CREATORS = [
+  ['created by main.main in goroutine 1', '\t/x/main.go:9 +0x25'],
+  ['created by main.main', '\t/x/main.go:9 +0x25'],
+  ['created by main.main in goroutine 12', '\t/x/main.go:9 +0x25'],
+  ['created by example.com/w.(*Pool).Go in goroutine 3', '\t/w/pool.go:41 +0x7a'],
+  ['created by main.main in goroutine 1', '\t/x/main.go:10 +0x25'],
+];
+
+function recombined(picks: readonly number[][], twists: readonly number[], creators: readonly number[] = [0]): Buffer {
   const pairs = framePairs.slice(0, 6);
   const blocks = picks.map((stack, i) => {
     const lines = [`goroutine ${i + 1} [chan receive]:`];
@@ -195,7 +203,7 @@ function recombined(picks: readonly number[][], twists: readonly number[]): Buff
       if (twist === 3) call = `${call.slice(0, call.lastIndexOf('('))}(...)`; // inlined
       lines.push(call, file);
     });
-    lines.push('created by main.main in goroutine 1', '\t/x/main.go:9 +0x25');
+    lines.push(...CREATORS[creators[i % creators.length]]);
     return lines.join('\n');
   });
   return Buffer.from(`${blocks.join('\n\n')}\n`, 'latin1');
@@ -221,9 +229,10 @@ describe('frame texts shared across the stack trie', () => {
       fc.property(
         fc.array(fc.array(fc.nat({ max: 5 }), { minLength: 1, maxLength: 12 }), { minLength: 1, maxLength: 60 }),
         fc.array(fc.constantFrom(0, 0, 0, 1, 2, 3), { minLength: 1, maxLength: 7 }),
+        fc.array(fc.nat({ max: CREATORS.length - 1 }), { minLength: 1, maxLength: 5 }),
         fc.integer({ min: 200, max: 5000 }),
-        (picks, twists, chunk) => {
-          const bytes = recombined(picks, twists);
+        (picks, twists, creators, chunk) => {
+          const bytes = recombined(picks, twists, creators);
           const lines = read(bytes, bytes.length, false);
           expect(read(bytes, chunk, true)).toEqual(lines);
           const want = framesByText(bytes);
@@ -232,10 +241,27 @@ describe('frame texts shared across the stack trie', () => {
             d.snapshots[0].groups[x.group].frames.map((f) => `${f.func} ${f.file}:${f.line}${f.inlined ? ' inlined' : ''}`),
           );
           expect(got).toEqual(want);
+          const g = d.snapshots[0].groups;
+          expect(d.snapshots[0].goroutines!.map((x) => `${g[x.group].creator?.func} ${g[x.group].creator?.line} ${x.createdBy}`)).toEqual(
+            picks.map((_, i) => {
+              const [head, file] = CREATORS[creators[i % creators.length]];
+              const m = /^created by (\S+)(?: in goroutine (\d+))?$/.exec(head)!;
+              return `${m[1]} ${/:(\d+) /.exec(file)![1]} ${m[2]}`;
+            }),
+          );
         },
       ),
       { numRuns: 200 },
     );
+  });
+
+  it('take the goroutines of new stacks whole from bytes when their frames were read before', () => {
+    taken = 0;
+    const stacks = Array.from({ length: 400 }, (_, i) => [i % 6, (i * 7) % 6, (i * 5) % 6, i % 5, (i * 3) % 4, (i >> 2) % 6]);
+    const bytes = recombined(stacks, [0]);
+    read(bytes, 1 << 20, true);
+    // Each goroutine is 2 * 6 + 3 lines; all but the first few are taken whole.
+    expect(taken).toBeGreaterThan(15 * 350);
   });
 
   it('hold, for each node in the matcher, the text of its own frame and line', () => {
