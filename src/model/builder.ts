@@ -42,14 +42,19 @@ export interface GoroutineRecord {
 export interface MutableGroup {
   /** Position in `Snapshot.groups`. */
   index: number;
-  /** The `restKey` it is filed under (kept so that a part read elsewhere merges exactly). */
-  rest: string;
+  /**
+   * The `restKey` it is filed under (kept so that a part read elsewhere merges exactly); undefined
+   * for a `plain` group until asked for (`restOf`): its key is made from the group's own (kept)
+   * fields then, so that a dump of distinct stacks builds none, and none holds the input's text.
+   */
+  rest: string | undefined;
   /** Made from a record without flags, labels, ancestors or partial stack (see `sameRest`). */
   plain: boolean;
   count: number;
   state: string;
   flags: GroupFlags;
   waitKind: WaitKind;
+  /** Shortest and longest wait of the `stamped` goroutines (0 while none: small integers, not boxed numbers). */
   waitMin: number;
   waitMax: number;
   stamped: number;
@@ -143,6 +148,11 @@ export class FrameTable {
   }
 }
 
+/** What a group without flags, labels or ancestors holds: one shared object each (frozen: nobody changes a group's). */
+const NO_FLAGS: GroupFlags = Object.freeze({});
+const NO_LABELS: Readonly<Record<string, string>> = Object.freeze({});
+const NO_ANCESTORS = Object.freeze([]) as unknown as AncestorStack[];
+
 /** Strings `SnapshotBuilder.keep` remembers at most. */
 const KEPT_STRINGS = 4096;
 
@@ -163,6 +173,8 @@ export class SnapshotBuilder {
   private foreign: Map<string, number> | undefined;
   /** Detached strings of groups (`keep`). */
   private readonly kept = new Map<string, string>();
+  /** The creator the last new group kept (`keepCreator`). */
+  private lastCreator: MutableGroup['creator'];
 
   constructor(readonly header: SnapshotHeader) {}
 
@@ -206,29 +218,34 @@ export class SnapshotBuilder {
     let m: MutableGroup | undefined;
     if (sg === undefined) {
       // A new stack: its first group (a dump of distinct stacks has one group per stack).
-      m = this.newGroup(g, this.restKey(g));
+      m = this.newGroup(g, isPlain(g) ? undefined : detach(restKey(g)));
       this.groups.set(stack, { last: m, byRest: undefined });
     } else {
       // Goroutines of one stack nearly always share the rest too: compare with the group the last
       // one went to, field by field, before building the key string.
       m = sg.last;
-      if (m === undefined || !sameRest(m, g)) m = this.stackGroup(sg, g, this.restKey(g));
+      if (m === undefined || !sameRest(m, g)) m = this.stackGroup(sg, g, restKey(g));
     }
     m.count += count;
     this.total += count;
     if (g.waitMinutes !== undefined) {
+      const w = g.waitMinutes;
+      if (m.stamped === 0 || w < m.waitMin) m.waitMin = w;
+      if (m.stamped === 0 || w > m.waitMax) m.waitMax = w;
       m.stamped += count;
-      if (g.waitMinutes < m.waitMin) m.waitMin = g.waitMinutes;
-      if (g.waitMinutes > m.waitMax) m.waitMax = g.waitMinutes;
     }
     const cid = g.creator?.goroutineId;
     if (g.id !== undefined) {
-      if (m.ids.length < MAX_ID_SAMPLE) m.ids.push(g.id);
+      // A group's first id makes an array of one (a push would reserve 17): most groups of a
+      // dump of distinct stacks hold one goroutine.
+      if (m.ids.length === 0) m.ids = [g.id];
+      else if (m.ids.length < MAX_ID_SAMPLE) m.ids.push(g.id);
       this.idGroups.push(g.id, m.index);
       if (g.args !== undefined && this.details.length < MAX_DETAILED) this.details.push(detail(g, m.index, g.args, cid));
     }
     if (cid !== undefined) {
-      if (m.creatorIds.length < MAX_ID_SAMPLE && !m.creatorIds.includes(cid)) m.creatorIds.push(cid);
+      if (m.creatorIds.length === 0) m.creatorIds = [cid];
+      else if (m.creatorIds.length < MAX_ID_SAMPLE && !m.creatorIds.includes(cid)) m.creatorIds.push(cid);
       this.pendingLinks.push(cid, m.index);
     }
   }
@@ -238,11 +255,19 @@ export class SnapshotBuilder {
     const byRest = stackByRest(sg);
     let m = byRest.get(rest);
     if (!m) {
-      m = this.newGroup(g, rest);
-      byRest.set(rest, m);
+      // Filed under a key that holds none of the input's text (`rest` may hold slices of it).
+      m = this.newGroup(g, isPlain(g) ? undefined : detach(rest));
+      byRest.set(restOf(m), m);
     }
     sg.last = m;
     return m;
+  }
+
+  /** The creator of a new group: the last one kept when equal (groups of distinct stacks share few creators). */
+  private keepCreator(c: NonNullable<GoroutineRecord['creator']>): NonNullable<MutableGroup['creator']> {
+    const k = this.lastCreator;
+    if (k !== undefined && k.line === c.line && k.func === c.func && k.file === c.file && k.pkg === c.pkg) return k;
+    return (this.lastCreator = { func: this.keep(c.func), pkg: this.keep(c.pkg), file: this.keep(c.file), line: c.line });
   }
 
   /** `detach(s)`, once per distinct string: groups of distinct stacks share their states and creators. */
@@ -256,25 +281,25 @@ export class SnapshotBuilder {
     return k;
   }
 
-  private newGroup(g: GoroutineRecord, rest: string): MutableGroup {
+  private newGroup(g: GoroutineRecord, rest: string | undefined): MutableGroup {
     const m: MutableGroup = {
       index: this.order.length,
       rest,
       plain: isPlain(g),
       count: 0,
       state: this.keep(g.state),
-      flags: g.flags ?? {},
+      flags: g.flags ?? NO_FLAGS,
       waitKind: g.waitKind,
-      waitMin: Infinity,
-      waitMax: -Infinity,
+      waitMin: 0,
+      waitMax: 0,
       stamped: 0,
       frames: g.frames,
       elidedFrames: g.elidedFrames ?? 0,
-      creator: g.creator && { ...g.creator, func: this.keep(g.creator.func), pkg: this.keep(g.creator.pkg), file: this.keep(g.creator.file) },
+      creator: g.creator && this.keepCreator(g.creator),
       creatorIds: [],
-      labels: g.labels ?? {},
+      labels: g.labels ?? NO_LABELS,
       ids: [],
-      ancestors: g.ancestors ?? [],
+      ancestors: g.ancestors ?? NO_ANCESTORS,
       partial: g.partial ?? false,
     };
     this.order.push(m);
@@ -291,22 +316,6 @@ export class SnapshotBuilder {
     return k;
   }
 
-  /** The rest of a group's identity: state, wait kind, flags, elision, creator, labels, ancestors. */
-  private restKey(g: GoroutineRecord): string {
-    let k = `${g.state}|${g.waitKind}|`;
-    if (g.flags) k += flagsKey(g.flags);
-    k += `|${g.elidedFrames ?? 0}|`;
-    if (g.creator) k += `${g.creator.func}@${g.creator.file}:${g.creator.line}`;
-    if (g.labels) {
-      const keys = Object.keys(g.labels).sort();
-      if (keys.length) k += `|${keys.map((x) => `${x}=${g.labels![x]}`).join(',')}`;
-    }
-    if (g.ancestors?.length) {
-      for (const a of g.ancestors) k += `|a:${a.frames.map((fr) => `${fr.func}@${fr.file}:${fr.line}`).join(';')}`;
-    }
-    if (g.partial) k += '|partial';
-    return k;
-  }
 
   private frameNo(f: Frame): number {
     const id = (f as Numbered)[FRAME_ID];
@@ -327,6 +336,7 @@ export class SnapshotBuilder {
    * every id is kept, so the merge is exactly what reading the whole file here would have built.
    */
   toPart(): BuilderPart {
+    for (const m of this.order) restOf(m);
     const ids = this.idGroups.columns();
     const links = this.pendingLinks.columns();
     return {
@@ -368,28 +378,31 @@ export class SnapshotBuilder {
         this.groups.set(stack, sg);
       }
       const byRest = stackByRest(sg);
-      let m = byRest.get(p.rest);
+      const rest = restOf(p);
+      let m = byRest.get(rest);
       if (!m) {
         m = {
           ...p,
           index: this.order.length,
           frames,
           count: 0,
-          waitMin: Infinity,
-          waitMax: -Infinity,
+          waitMin: 0,
+          waitMax: 0,
           stamped: 0,
           creatorIds: [],
           ids: [],
           ancestors: p.ancestors.map((a) => ({ goroutineId: a.goroutineId, frames: a.frames.map(intern) })),
         };
-        byRest.set(p.rest, m);
+        byRest.set(rest, m);
         this.order.push(m);
       }
       remap[p.index] = m.index;
       m.count += p.count;
-      m.stamped += p.stamped;
-      if (p.waitMin < m.waitMin) m.waitMin = p.waitMin;
-      if (p.waitMax > m.waitMax) m.waitMax = p.waitMax;
+      if (p.stamped > 0) {
+        if (m.stamped === 0 || p.waitMin < m.waitMin) m.waitMin = p.waitMin;
+        if (m.stamped === 0 || p.waitMax > m.waitMax) m.waitMax = p.waitMax;
+        m.stamped += p.stamped;
+      }
       for (const id of p.ids) if (m.ids.length < MAX_ID_SAMPLE) m.ids.push(id);
       for (const id of p.creatorIds) if (m.creatorIds.length < MAX_ID_SAMPLE && !m.creatorIds.includes(id)) m.creatorIds.push(id);
     }
@@ -489,11 +502,40 @@ interface StackGroups {
   byRest: Map<string, MutableGroup> | undefined;
 }
 
+/** The rest of a group's identity: state, wait kind, flags, elision, creator, labels, ancestors (see `restOf`). */
+function restKey(g: RestFields): string {
+  let k = `${g.state}|${g.waitKind}|`;
+  if (g.flags) k += flagsKey(g.flags);
+  k += `|${g.elidedFrames ?? 0}|`;
+  if (g.creator) k += `${g.creator.func}@${g.creator.file}:${g.creator.line}`;
+  if (g.labels) {
+    const keys = Object.keys(g.labels).sort();
+    if (keys.length) k += `|${keys.map((x) => `${x}=${g.labels![x]}`).join(',')}`;
+  }
+  if (g.ancestors?.length) {
+    for (const a of g.ancestors) k += `|a:${a.frames.map((fr) => `${fr.func}@${fr.file}:${fr.line}`).join(';')}`;
+  }
+  if (g.partial) k += '|partial';
+  return k;
+}
+
+/** What `restKey` reads of a goroutine (or of a plain group: `restOf`). */
+type RestFields = Pick<GoroutineRecord, 'state' | 'waitKind' | 'flags' | 'elidedFrames' | 'creator' | 'labels' | 'ancestors' | 'partial'>;
+
+/**
+ * The group's `restKey`, made when first asked for a plain group (see `MutableGroup.rest`): from its
+ * kept fields, which are those of the goroutine that made it (a plain record has no flags, labels,
+ * ancestors or partial stack).
+ */
+function restOf(m: MutableGroup): string {
+  return (m.rest ??= restKey({ state: m.state, waitKind: m.waitKind, elidedFrames: m.elidedFrames, creator: m.creator }));
+}
+
 /** The stack's groups by `restKey`, made from its only group when first needed. */
 function stackByRest(sg: StackGroups): Map<string, MutableGroup> {
   if (sg.byRest === undefined) {
     sg.byRest = new Map();
-    if (sg.last !== undefined) sg.byRest.set(sg.last.rest, sg.last);
+    if (sg.last !== undefined) sg.byRest.set(restOf(sg.last), sg.last);
   }
   return sg.byRest;
 }

@@ -22,12 +22,28 @@ export interface CreatorLines {
   readonly head: string;
   readonly withId: boolean;
   readonly fileLine: string;
+  /** Where the matcher holds them (0: not yet). */
+  at: number;
+}
+
+/**
+ * A frame's text: the function and the file line of every node made from them (traceback.ts,
+ * `FrameLine`). The matcher writes the text once, for all these nodes, and finds it by its file line
+ * where a frame follows a node that has no such kid (`Walk.text`).
+ */
+export interface MatchText {
+  readonly frame: { readonly func: string; readonly inlined: boolean };
+  readonly line: string;
+  /** Where the matcher holds it (0: not yet; NEVER: text that is not ASCII). */
+  at: number;
 }
 
 /** What the matcher needs of a trie node (traceback.ts, `StackNode`). */
 export interface MatchNode {
   readonly frame: { readonly func: string; readonly inlined: boolean } | undefined;
   readonly line: string;
+  /** Shared by the nodes of the same `frame` and `line` (undefined: the root). */
+  readonly text: MatchText | undefined;
   readonly kids: readonly MatchNode[] | undefined;
   readonly creatorLines: CreatorLines | undefined;
   /** Where the matcher holds it (0: not yet), and how many of its kids it holds (the first ones). */
@@ -45,6 +61,7 @@ interface WasmMemory {
 interface WasmExports {
   readonly memory: WasmMemory;
   readonly walk: WalkFn;
+  readonly addText: (text: number) => void;
 }
 interface WasmApi {
   Module: new (bytes: Uint8Array) => object;
@@ -69,14 +86,20 @@ const PAGE = 65536;
 /** Layout of the memory (frame-match.wat). */
 const RESULT = PIECE;
 const CREATOR_MATCHED = RESULT + 8;
+const NEW_TEXT = RESULT + 12;
 const CREATOR_ID = RESULT + 16;
 const TAKEN = RESULT + 24;
+/** Where the table of frame texts is and its mask, and the creator tried at nodes without one (frame-match.wat). */
+const TEXT_TABLE = 2 * PAGE - 32;
+const TEXT_MASK = TEXT_TABLE + 4;
+const ANY_CREATOR = TEXT_TABLE + 8;
+const TEXT_BUCKETS = 1 << 14;
 const NODES = 2 * PAGE;
 /** Frames one walk takes at most (its result area holds that many). */
 export const MAX_WALK = 4096;
-/** A node's fields before its text, in bytes; a creator's. */
-const NODE_HEADER = 28;
-const CREATOR_HEADER = 12;
+/** A node's fields, in bytes (a frame text's too); a creator's fields before its text. */
+const NODE_HEADER = 32;
+const CREATOR_HEADER = 16;
 /** Head length of a node that never matches (text that is not ASCII: an ASCII piece never holds it). */
 const NEVER = 0x3fffffff;
 
@@ -85,12 +108,22 @@ export interface Walk {
   count: number;
   /** Offset after the last line taken. */
   end: number;
-  /** The last node's `creatorLines` followed, then a blank line: the goroutine is read to its end. */
+  /**
+   * Creator lines followed, then a blank line: the goroutine is read to its end. They are the last
+   * node's `creatorLines`, or the ones given to `anyCreator` (`creatorLines()` says which).
+   */
   creator: boolean;
   /** The N of ` in goroutine N`, when `creator` and the lines have it. */
   creatorId: number;
-  /** The node of the last frame taken (when `count` > 0). */
+  /**
+   * The last frame taken is one no kid of `last()` has, of this text (read before elsewhere in the
+   * trie): the caller makes that kid, and walks on from it. Undefined: `last()` is the last frame's node.
+   */
+  text: MatchText | undefined;
+  /** The node of the last frame taken (when `count` > 0), or its parent when `text`. */
   last(): MatchNode;
+  /** The lines that matched, when `creator`. */
+  creatorLines(): CreatorLines;
   /** The arguments of frame `i`, from `s` (the piece's text) or, without it, from the piece's bytes. */
   args(s: string | undefined, b: Bytes, i: number): string;
 }
@@ -102,6 +135,9 @@ export class FrameMatcher implements Walk {
   private ints: Int32Array;
   private top = NODES;
   private readonly nodes: MatchNode[] = [];
+  private readonly texts: MatchText[] = [];
+  private readonly creators: CreatorLines[] = [];
+  private readonly addTextFn: (text: number) => void;
   /** `Bytes.serial` of the piece in memory, and its length. */
   private loaded = -1;
   private length = 0;
@@ -110,13 +146,30 @@ export class FrameMatcher implements Walk {
   end = 0;
   creator = false;
   creatorId = 0;
+  text: MatchText | undefined = undefined;
 
   private constructor(exports: WasmExports) {
     this.memory = exports.memory;
     this.walkFn = exports.walk;
+    this.addTextFn = exports.addText;
     this.bytes = Buffer.from(this.memory.buffer);
     this.ints = new Int32Array(this.memory.buffer);
     this.floats = new Float64Array(this.memory.buffer);
+    const table = this.alloc(4 * TEXT_BUCKETS);
+    this.ints.fill(0, table >> 2, (table >> 2) + TEXT_BUCKETS);
+    this.ints[TEXT_TABLE >> 2] = table;
+    this.ints[TEXT_MASK >> 2] = TEXT_BUCKETS - 1;
+  }
+
+  /** Frames are no longer looked up by their text (`Walk.text`): the caller makes no more nodes. */
+  noMoreNodes(): void {
+    this.ints[TEXT_TABLE >> 2] = 0;
+  }
+
+  /** Creator lines tried at the end of a walk to a node that has none, or whose own did not match. */
+  anyCreator(c: CreatorLines): void {
+    const at = this.creatorAt(c);
+    if (at !== 0) this.ints[ANY_CREATOR >> 2] = at;
   }
 
   /** A matcher, or undefined where WebAssembly is not available. */
@@ -140,9 +193,15 @@ export class FrameMatcher implements Walk {
     this.count = this.walkFn(start, this.length, node.at, MAX_WALK);
     const ints = this.ints;
     this.end = ints[RESULT >> 2];
-    this.creator = ints[CREATOR_MATCHED >> 2] === 1;
+    this.creator = ints[CREATOR_MATCHED >> 2] !== 0;
     if (this.creator) this.creatorId = this.floats[CREATOR_ID >> 3];
+    const text = ints[NEW_TEXT >> 2];
+    this.text = text === 0 ? undefined : this.texts[ints[(text >> 2) + 5]];
     return this;
+  }
+
+  creatorLines(): CreatorLines {
+    return this.creators[this.ints[CREATOR_MATCHED >> 2] - 1];
   }
 
   last(): MatchNode {
@@ -182,52 +241,89 @@ export class FrameMatcher implements Walk {
 
   private add(n: MatchNode): void {
     const f = n.frame;
-    // `func(` and the file line with its newline (written in parts: no concatenated string to flatten).
     const func = f === undefined ? '' : f.func;
     const line = n.line;
-    const ascii = f !== undefined && isAscii(func) && isAscii(line);
-    const headLength = func.length + 1;
-    const lineLength = line.length + 1;
-    const at = this.alloc(NODE_HEADER + (ascii ? headLength + lineLength : 0));
+    const t = n.text;
+    // The text is written for the first node of its frame text (NEVER also stands for text that is not ASCII).
+    let text = t === undefined ? NEVER : t.at;
+    if (text === 0) text = this.addText(t!);
+    const at = this.alloc(NODE_HEADER);
     const i = at >> 2;
     const ints = this.ints;
-    ints[i] = ascii ? headLength : NEVER;
-    ints[i + 1] = lineLength;
+    ints[i] = text === NEVER ? NEVER : func.length + 1;
+    ints[i + 1] = line.length + 1;
     ints[i + 2] = f?.inlined ? 1 : 0;
     ints[i + 3] = 0;
     ints[i + 4] = 0;
     ints[i + 5] = this.nodes.length;
     ints[i + 6] = 0;
+    ints[i + 7] = text === NEVER ? 0 : ints[(text >> 2) + 7];
     this.nodes.push(n);
-    if (ascii) {
-      const b = this.bytes;
-      const text = at + NODE_HEADER;
-      b.write(func, text, 'latin1');
-      b[text + func.length] = 40; // (
-      b.write(line, text + headLength, 'latin1');
-      b[text + headLength + line.length] = 10;
-    }
     n.at = at;
     this.addCreator(n);
+  }
+
+  /**
+   * The frame text as a node of its own (frame-match.wat), put in the table by its file line; its
+   * offset, or NEVER, writing nothing, for text that is not ASCII. `func(` and the file line with its
+   * newline are written in parts (no concatenated string to flatten).
+   */
+  private addText(t: MatchText): number {
+    const func = t.frame.func;
+    const line = t.line;
+    if (!isAscii(func) || !isAscii(line)) return (t.at = NEVER);
+    const headLength = func.length + 1;
+    const lineLength = line.length + 1;
+    const text = this.alloc(headLength + lineLength);
+    const b = this.bytes;
+    b.write(func, text, 'latin1');
+    b[text + func.length] = 40; // (
+    b.write(line, text + headLength, 'latin1');
+    b[text + headLength + line.length] = 10;
+    const at = this.alloc(NODE_HEADER);
+    const i = at >> 2;
+    const ints = this.ints;
+    ints[i] = headLength;
+    ints[i + 1] = lineLength;
+    ints[i + 2] = t.frame.inlined ? 1 : 0;
+    ints[i + 3] = 0;
+    ints[i + 4] = 0;
+    ints[i + 5] = this.texts.length;
+    ints[i + 6] = 0;
+    ints[i + 7] = text;
+    this.texts.push(t);
+    this.addTextFn(at);
+    return (t.at = at);
   }
 
   /** The node's `creatorLines`, once known, for the walks that end there (a node held before has none yet). */
   addCreator(n: MatchNode): void {
     const c = n.creatorLines;
     if (n.at === 0 || c === undefined || this.ints[(n.at >> 2) + 6] !== 0) return;
-    if (!isAscii(c.head) || !isAscii(c.fileLine)) return;
+    this.ints[(n.at >> 2) + 6] = this.creatorAt(c);
+  }
+
+  /** Where the matcher holds `c` (written the first time); 0 for lines that are not ASCII. */
+  private creatorAt(c: CreatorLines): number {
+    if (c.at !== 0) return c.at === NEVER ? 0 : c.at;
+    if (!isAscii(c.head) || !isAscii(c.fileLine)) {
+      c.at = NEVER;
+      return 0;
+    }
     const lineLength = c.fileLine.length + 1;
     const at = this.alloc(CREATOR_HEADER + c.head.length + lineLength);
     const i = at >> 2;
     this.ints[i] = c.head.length;
     this.ints[i + 1] = c.withId ? 1 : 0;
     this.ints[i + 2] = lineLength;
+    this.ints[i + 3] = this.creators.length;
+    this.creators.push(c);
     const b = this.bytes;
     const text = at + CREATOR_HEADER;
     b.write(c.head, text, 'latin1');
     b.write(c.fileLine, text + c.head.length, 'latin1');
     b[text + c.head.length + c.fileLine.length] = 10;
-    this.ints[(n.at >> 2) + 6] = at;
+    return (c.at = at);
   }
 
   /** `size` bytes of memory for the known text, 4-aligned. */

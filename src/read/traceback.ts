@@ -11,7 +11,7 @@ import { FrameTable, detach, frameNumber, type GoroutineRecord, type SnapshotBui
 import type { AncestorStack, Frame, GroupFlags, WaitKind } from '../model/dump.js';
 import { classifyWait } from '../model/wait.js';
 import { headlessWait } from './excerpt.js';
-import { FrameMatcher, MAX_WALK, type CreatorLines, type MatchNode } from './frame-match.js';
+import { FrameMatcher, MAX_WALK, type CreatorLines, type MatchNode, type MatchText } from './frame-match.js';
 import type { Bytes } from './lines.js';
 import {
   BOTTOMS, CRASH_KINDS, FILE, callArgsStart, elisionCount, headlineKind, isInlinedCall, isPreambleLine, isRegisterLine,
@@ -54,18 +54,30 @@ const LINE_CACHE = 1 << 16;
 const TRIE_NODES = 1 << 18;
 
 /**
+ * A file line and the frame it completed with the call line before it, parsed once (`file`): every
+ * goroutine of a group repeats them, and the stacks of a dump of distinct stacks recur through a few
+ * functions, so one text stands at many places of the trie. Kept by its line (`lineFrames`).
+ */
+interface FrameLine extends MatchText {
+  readonly frame: Frame;
+  /** The line, detached (see `detach`). */
+  readonly line: string;
+  /** The text of the same line before, with another frame (a line after two calls keeps both; a third drops the oldest). */
+  other: FrameLine | undefined;
+}
+
+/**
  * A node of the trie of the stacks read so far: a frame, reached from its parent (the frames above
  * it) by its file line. Goroutines of one group repeat the same frames in the same order, so the
- * next frame is predicted from the current node: one string comparison with the expected file line
- * instead of hashing the line into a map. `next` is the first child seen, `more` the others.
+ * next frame is predicted from the current node: its kids are few, compared by their `FrameLine`.
  */
 interface StackNode extends MatchNode {
   readonly frame: Frame | undefined;
   readonly line: string;
-  /** Length and last three characters of `line`: compared before the whole line. */
-  readonly sig: number;
+  /** `frame` and `line`, as `lineFrames` held them when the node was made (undefined: the root). */
+  readonly text: FrameLine | undefined;
   readonly parent: StackNode | undefined;
-  /** The first children seen, scanned by `sig`; the rest in `more`, by line. */
+  /** The first children seen (at most KIDS); the rest in `more`, by line. */
   kids: StackNode[] | undefined;
   more: Map<string, StackNode> | undefined;
   /** The group-key part of the frames from the root to here (GoroutineRecord.framesKey), once asked for. */
@@ -94,16 +106,26 @@ interface NodeCreator extends CreatorLines {
   readonly line: number;
 }
 
-function lineSig(s: string): number {
-  const n = s.length;
-  return n * 2097152 + (s.charCodeAt(n - 1) & 127) * 16384 + (s.charCodeAt(n - 2) & 127) * 128 + (s.charCodeAt(n - 3) & 127);
-}
-
 /** The frames from the root of the trie to `n`, in a new array. */
 function framesTo(n: StackNode): Frame[] {
   const up: Frame[] = [];
   for (let x = n; x.parent !== undefined; x = x.parent) up.push(x.frame!);
   return up.reverse();
+}
+
+/**
+ * The kid of `parent` for the frame text `t`: same frame, same line (the first such kid, as the
+ * matcher decides). Nodes made from the same `FrameLine` are found without comparing text.
+ */
+function kidOf(parent: StackNode, t: FrameLine): StackNode | undefined {
+  const kids = parent.kids;
+  if (kids === undefined) return undefined;
+  for (let i = 0; i < kids.length; i++) {
+    const c = kids[i];
+    if (c.text === t || (c.frame === t.frame && c.line === t.line)) return c;
+  }
+  const k = parent.more?.get(t.line);
+  return k !== undefined && k.frame === t.frame ? k : undefined;
 }
 
 function nodeKey(n: StackNode): string {
@@ -160,8 +182,8 @@ export class TracebackReader {
   private callArgs = 0;
   private callInlined = false;
   private callNo = 0;
-  private readonly lineFrames = new Map<string, { readonly frame: Frame; readonly line: string }>();
-  private readonly root: StackNode = { frame: undefined, line: '', sig: 0, parent: undefined, kids: undefined, more: undefined, key: '', at: 0, held: 0, creatorLines: undefined, ended: 0, path: undefined, waitState: undefined, waitKind: undefined };
+  private readonly lineFrames = new Map<string, FrameLine>();
+  private readonly root: StackNode = { frame: undefined, line: '', text: undefined, parent: undefined, kids: undefined, more: undefined, key: '', at: 0, held: 0, creatorLines: undefined, ended: 0, path: undefined, waitState: undefined, waitKind: undefined };
   private nodes = 0;
   /** Where the frames read so far lead in the trie; undefined: off the trie (unique `fp=` lines). */
   private node: StackNode | undefined;
@@ -419,48 +441,19 @@ export class TracebackReader {
   }
 
   private file(line: string, no: number): boolean {
-    const parent = this.node;
-    if (parent !== undefined) {
-      let k: StackNode | undefined;
-      const kids = parent.kids;
-      if (kids !== undefined && line.length > 2) {
-        const sig = lineSig(line);
-        for (let i = 0; i < kids.length; i++) {
-          const c = kids[i];
-          if (c.sig === sig && c.line === line && this.calls(c.frame!)) {
-            k = c;
-            break;
-          }
-        }
-        if (k === undefined && parent.more !== undefined) {
-          k = parent.more.get(line);
-          if (k !== undefined && !this.calls(k.frame!)) k = undefined;
-        }
-      }
-      if (k !== undefined) {
-        this.frameList.push(k.frame!);
-        if (this.gArgs !== undefined) this.keepArgs();
-        this.node = k;
-        this.state = CALL;
-        return true;
-      }
-    }
     // Every goroutine of a group repeats the same file lines: the frame a line completed last time
-    // is reused when the call matches, skipping the parse and the interning. Its line, kept as the
-    // cache's key, is the trie node's too: distinct stacks make many nodes of few lines.
-    const known = this.lineFrames.get(line);
-    let f: Frame;
-    if (known !== undefined && this.calls(known.frame)) {
-      f = known.frame;
-      line = known.line;
-    } else {
+    // is reused when the call matches, skipping the parse and the interning.
+    const last = this.lineFrames.get(line);
+    let t = last;
+    if (t !== undefined && !this.calls(t.frame)) t = t.other !== undefined && this.calls(t.other.frame) ? t.other : undefined;
+    if (t === undefined) {
       if (!isFileLine(line)) {
         this.pushFrame(this.callFunc, '', 0, this.callInlined);
         this.finish(no, `no file line after '${this.callFunc}' (line ${this.callNo})`);
         return this.idle(line, no);
       }
       const func = this.callFunc;
-      f = this.host.frames.frame(func, pkgOf(func, FILE.file), FILE.file, FILE.line, this.callInlined);
+      const f = this.host.frames.frame(func, pkgOf(func, FILE.file), FILE.file, FILE.line, this.callInlined);
       // ` fp=0x… sp=0x…` make every line unique: not worth remembering.
       if (line.indexOf(' fp=', FILE.end) >= 0) {
         this.frameList.push(f);
@@ -470,23 +463,32 @@ export class TracebackReader {
         return true;
       }
       if (this.lineFrames.size >= LINE_CACHE) this.lineFrames.clear();
-      line = detach(line);
-      this.lineFrames.set(line, { frame: f, line });
+      const kept = last?.line ?? detach(line);
+      if (last !== undefined) last.other = undefined;
+      t = { frame: f, line: kept, at: 0, other: last };
+      this.lineFrames.set(kept, t);
     }
-    this.frameList.push(f);
+    this.frameList.push(t.frame);
     if (this.gArgs !== undefined) this.keepArgs();
-    if (parent !== undefined && this.nodes < TRIE_NODES && line.length > 2) {
-      const k: StackNode = { frame: f, line, sig: lineSig(line), parent, kids: undefined, more: undefined, key: undefined, at: 0, held: 0, creatorLines: undefined, ended: 0, path: undefined, waitState: undefined, waitKind: undefined };
-      this.nodes++;
-      const kids = (parent.kids ??= []);
-      if (kids.length < KIDS) kids.push(k);
-      else (parent.more ??= new Map()).set(line, k);
-      this.node = k;
-    } else {
-      this.node = undefined;
-    }
+    const parent = this.node;
+    if (parent !== undefined) this.node = kidOf(parent, t) ?? this.newKid(parent, t);
     this.state = CALL;
     return true;
+  }
+
+  /** A new node under `parent` (undefined when the trie is full). */
+  private newKid(parent: StackNode, t: FrameLine): StackNode | undefined {
+    if (this.nodes >= TRIE_NODES) return undefined;
+    const k: StackNode = { frame: t.frame, line: t.line, text: t, parent, kids: undefined, more: undefined, key: undefined, at: 0, held: 0, creatorLines: undefined, ended: 0, path: undefined, waitState: undefined, waitKind: undefined };
+    // The matcher makes no node of its own: it stops looking frames up by their text when the trie is full.
+    if (++this.nodes === TRIE_NODES) this.matcher?.noMoreNodes();
+    const kids = parent.kids;
+    // Arrays of the length needed while few (a push reserves 17): most nodes have one to four kids.
+    if (kids === undefined) parent.kids = [k];
+    else if (kids.length < 4) parent.kids = kids.concat(k);
+    else if (kids.length < KIDS) kids.push(k);
+    else (parent.more ??= new Map()).set(t.line, k);
+    return k;
   }
 
   /** Lines taken by the last `takeKnownFrames`; whether the last was the blank line that ends the goroutine. */
@@ -494,6 +496,8 @@ export class TracebackReader {
   takenEnd = false;
   /** Made at the first stack read twice; null: WebAssembly is not available. */
   private matcher: FrameMatcher | null | undefined;
+  /** The creator lines the matcher tries at nodes without their own (`FrameMatcher.anyCreator`). */
+  private anyCreator: NodeCreator | undefined;
 
   /**
    * In a goroutine's stack (`start`: its next call line in the piece `bytes`, decoded as `s` when the
@@ -512,11 +516,15 @@ export class TracebackReader {
   takeKnownFrames(s: string | undefined, start: number, bytes: Bytes, lineNo: number): number {
     const g = this.g;
     let node = this.node;
-    if (this.state !== CALL || g === undefined || node === undefined || node.kids === undefined || this.inAncestor) return start;
+    // Before the first stack is read whole there is nothing to match (no kid, no frame text).
+    if (this.state !== CALL || g === undefined || node === undefined || (node.kids === undefined && !this.matcher) || this.inAncestor) return start;
     // A goroutine writing a debug=2 dump may start the next dump (`call`): left to the line path.
     const base = this.frameList.length;
     if (base === 0 && g.state === 'running') return start;
-    if (this.matcher === undefined) this.matcher = FrameMatcher.create() ?? null;
+    if (this.matcher === undefined) {
+      this.matcher = FrameMatcher.create() ?? null;
+      if (this.nodes >= TRIE_NODES) this.matcher?.noMoreNodes();
+    }
     const m = this.matcher;
     if (m === null) return start;
     let p = start;
@@ -530,13 +538,19 @@ export class TracebackReader {
         taken += w.count;
       }
       p = w.end;
+      const t = w.text as FrameLine | undefined;
+      if (t !== undefined) {
+        // A frame text read elsewhere in the trie, new here: its node is made as `file` would, and the walk goes on from it.
+        node = kidOf(node, t) ?? this.newKid(node, t)!;
+        continue;
+      }
       if (w.creator) {
         // The whole goroutine: its frames are those of every goroutine read to its end here.
         g.frames = this.frameList = node.path ??= framesTo(node);
         this.node = node;
         this.takenLines = 2 * taken + 3;
         this.takenEnd = true;
-        this.knownCreator(node.creatorLines!, w.creatorId, lineNo + 2 * taken + 3);
+        this.knownCreator(w.creatorLines() as NodeCreator, w.creatorId, lineNo + 2 * taken + 3);
         return p;
       }
       // Stopped where a kid the matcher did not hold yet may follow, or at the most one walk takes.
@@ -644,7 +658,16 @@ export class TracebackReader {
     if (ok) {
       // Learned from the second goroutine that ends at the node (a stack read once costs nothing).
       const node = this.node;
-      if (node !== undefined && node.creatorLines === undefined && !this.inAncestor && node.ended++ > 0) this.learnCreator(line);
+      if (node !== undefined && !this.inAncestor) {
+        if (node.creatorLines === undefined && node.ended++ > 0) {
+          node.creatorLines = this.creatorLines(line);
+          this.matcher?.addCreator(node);
+        } else if (this.matcher && this.anyCreator?.fileLine !== line) {
+          // Goroutines of new stacks often share their creator: tried at nodes that have none (the last one read).
+          this.anyCreator = this.creatorLines(line);
+          if (this.anyCreator !== undefined) this.matcher.anyCreator(this.anyCreator);
+        }
+      }
       this.state = AFTER_CREATOR;
       return true;
     }
@@ -662,17 +685,15 @@ export class TracebackReader {
   }
 
   /**
-   * The creator just read, as the lines of the stack's node (`takeKnownFrames` matches them), when
-   * `created by F[ in goroutine N]` says nothing more than F and N.
+   * The creator just read, as lines `takeKnownFrames` matches, when `created by F[ in goroutine N]`
+   * says nothing more than F and N.
    */
-  private learnCreator(fileLine: string): void {
+  private creatorLines(fileLine: string): NodeCreator | undefined {
     const c = this.g!.creator!;
     const withId = c.goroutineId !== undefined;
     const head = `created by ${c.func}`;
-    if (this.creatorText !== (withId ? `${head} in goroutine ${c.goroutineId}` : head)) return;
-    const node = this.node!;
-    node.creatorLines = { head: detach(head), withId, fileLine: detach(fileLine), func: detach(c.func), pkg: detach(c.pkg), file: detach(c.file), line: c.line };
-    this.matcher?.addCreator(node);
+    if (this.creatorText !== (withId ? `${head} in goroutine ${c.goroutineId}` : head)) return undefined;
+    return { head: detach(head), withId, fileLine: detach(fileLine), func: detach(c.func), pkg: detach(c.pkg), file: detach(c.file), line: c.line, at: 0 };
   }
 
   private afterCreator(line: string, no: number): boolean {

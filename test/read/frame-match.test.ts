@@ -215,3 +215,120 @@ describe('the WebAssembly module', () => {
     expect(r.status).toBe(0);
   });
 });
+
+/** Pairs of lines (call line, file line) of the pool's goroutines, as printed. */
+const framePairs = pool.slice(0, 40).flatMap((g) => {
+  const out: [string, string][] = [];
+  for (let i = 1; i + 1 < g.length && !g[i].startsWith('created by '); i += 2) out.push([g[i], g[i + 1]]);
+  return out;
+});
+
+/**
+ * Stacks made of a few real frames in many orders (as goroutines recursing through a few functions
+ * print them): the same frame text stands at many places of the stack trie. Some file lines are
+ * printed after another function's call line, or with another pc offset, so that a frame text read
+ * before (`lineFrames`, the matcher's shared text) must not stand for them.
+ */
+const CREATORS = [
+  ['created by main.main in goroutine 1', '\t/x/main.go:9 +0x25'],
+  ['created by main.main', '\t/x/main.go:9 +0x25'],
+  ['created by main.main in goroutine 12', '\t/x/main.go:9 +0x25'],
+  ['created by example.com/w.(*Pool).Go in goroutine 3', '\t/w/pool.go:41 +0x7a'],
+  ['created by main.main in goroutine 1', '\t/x/main.go:10 +0x25'],
+];
+
+function recombined(picks: readonly number[][], twists: readonly number[], creators: readonly number[] = [0]): Buffer {
+  const pairs = framePairs.slice(0, 6);
+  const blocks = picks.map((stack, i) => {
+    const lines = [`goroutine ${i + 1} [chan receive]:`];
+    stack.forEach((p, j) => {
+      let [call, file] = pairs[p % pairs.length];
+      const twist = twists[(i + j) % twists.length];
+      if (twist === 1) call = pairs[(p + 1) % pairs.length][0]; // another function before this file line
+      if (twist === 2) file = file.replace(/\+0x[0-9a-f]+/, '+0x7777'); // same frame, another pc
+      if (twist === 3) call = `${call.slice(0, call.lastIndexOf('('))}(...)`; // inlined
+      lines.push(call, file);
+    });
+    lines.push(...CREATORS[creators[i % creators.length]]);
+    return lines.join('\n');
+  });
+  return Buffer.from(`${blocks.join('\n\n')}\n`, 'latin1');
+}
+
+/** The frames of each goroutine of `bytes` read without the reader: function, file and line of each pair. */
+function framesByText(bytes: Buffer): string[][] {
+  return bytes.toString('latin1').split('\n\n').map((b) => {
+    const l = b.split('\n');
+    const out: string[] = [];
+    for (let i = 1; i + 1 < l.length && !l[i].startsWith('created by '); i += 2) {
+      const m = /^\s*(.*):(\d+)(?: |$)/.exec(l[i + 1])!;
+      out.push(`${l[i].slice(0, l[i].lastIndexOf('('))} ${m[1]}:${m[2]}${l[i].endsWith('(...)') ? ' inlined' : ''}`);
+    }
+    return out;
+  });
+}
+
+describe('frame texts shared across the stack trie', () => {
+  it('give each goroutine its own frames, from bytes and line by line', () => {
+    expect(framePairs.length).toBeGreaterThan(6);
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(fc.nat({ max: 5 }), { minLength: 1, maxLength: 12 }), { minLength: 1, maxLength: 60 }),
+        fc.array(fc.constantFrom(0, 0, 0, 1, 2, 3), { minLength: 1, maxLength: 7 }),
+        fc.array(fc.nat({ max: CREATORS.length - 1 }), { minLength: 1, maxLength: 5 }),
+        fc.integer({ min: 200, max: 5000 }),
+        (picks, twists, creators, chunk) => {
+          const bytes = recombined(picks, twists, creators);
+          const lines = read(bytes, bytes.length, false);
+          expect(read(bytes, chunk, true)).toEqual(lines);
+          const want = framesByText(bytes);
+          const d = lines as Dump;
+          const got = d.snapshots[0].goroutines!.map((x) =>
+            d.snapshots[0].groups[x.group].frames.map((f) => `${f.func} ${f.file}:${f.line}${f.inlined ? ' inlined' : ''}`),
+          );
+          expect(got).toEqual(want);
+          const g = d.snapshots[0].groups;
+          expect(d.snapshots[0].goroutines!.map((x) => `${g[x.group].creator?.func} ${g[x.group].creator?.line} ${x.createdBy}`)).toEqual(
+            picks.map((_, i) => {
+              const [head, file] = CREATORS[creators[i % creators.length]];
+              const m = /^created by (\S+)(?: in goroutine (\d+))?$/.exec(head)!;
+              return `${m[1]} ${/:(\d+) /.exec(file)![1]} ${m[2]}`;
+            }),
+          );
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('take the goroutines of new stacks whole from bytes when their frames were read before', () => {
+    taken = 0;
+    const stacks = Array.from({ length: 400 }, (_, i) => [i % 6, (i * 7) % 6, (i * 5) % 6, i % 5, (i * 3) % 4, (i >> 2) % 6]);
+    const bytes = recombined(stacks, [0]);
+    read(bytes, 1 << 20, true);
+    // Each goroutine is 2 * 6 + 3 lines; all but the first few are taken whole.
+    expect(taken).toBeGreaterThan(15 * 350);
+  });
+
+  it('hold, for each node in the matcher, the text of its own frame and line', () => {
+    const stacks = Array.from({ length: 300 }, (_, i) => [i % 6, (i * 7) % 6, (i * 5) % 6, i % 5, (i * 3) % 4]);
+    const bytes = recombined(stacks, [0, 2, 0, 3, 0, 0, 0]);
+    const { reader, splitter } = textReader('input.txt', {});
+    splitter.push(bytes);
+    splitter.end();
+    reader.end({ inputTruncated: false });
+    type Held = { frame: { func: string } | undefined; line: string; at: number };
+    const m = (reader as unknown as { tb: { matcher: { nodes: Held[]; ints: Int32Array; bytes: Buffer } } }).tb.matcher;
+    const texts = new Set<number>();
+    for (const n of m.nodes.slice(1)) {
+      const text = m.ints[(n.at >> 2) + 7];
+      const want = `${n.frame!.func}(${n.line}\n`;
+      expect(m.bytes.toString('latin1', text, text + want.length)).toBe(want);
+      expect(m.ints[n.at >> 2]).toBe(n.frame!.func.length + 1);
+      texts.add(text);
+    }
+    // Shared: one text per function and file line (six frames, each also with another pc and inlined).
+    expect(texts.size).toBeLessThanOrEqual(18);
+    expect(m.nodes.length).toBeGreaterThan(100);
+  });
+});
