@@ -3,25 +3,16 @@
  * per group, one Map pass, never pairwise comparison. Read-stage groups differ by state, labels,
  * creator and ids; the merged group keeps tallies of those instead.
  */
-import * as crypto from 'node:crypto';
 import type { Creator, Group, GroupFlags, Snapshot, WaitKind } from '../model/dump.js';
 import { MAX_ID_SAMPLE } from '../model/dump.js';
 import { classifyWait } from '../model/wait.js';
 import type { OriginClassifier } from './origin.js';
-import { SignatureTable } from './signature-table.js';
+import { defineKeyAndId } from './group-key.js';
+import { SignatureTable, type SignatureTexts } from './signature-table.js';
 import type { AnalyzedGroup, SimilarityLevel } from './types.js';
 
 export { signature } from './signature.js';
-
-/** One-shot `crypto.hash` (Node ≥ 20.12) costs a fraction of a Hash object per group. */
-const oneShot: ((algorithm: string, data: string, encoding: 'hex') => string) | undefined =
-  typeof crypto.hash === 'function' ? crypto.hash : undefined;
-
-/** Short stable id of a signature: the first 10 hex digits of its SHA-1. */
-export function groupId(key: string): string {
-  const hex = oneShot ? oneShot('sha1', key, 'hex') : crypto.createHash('sha1').update(key).digest('hex');
-  return hex.slice(0, 10);
-}
+export { groupId } from './group-key.js';
 
 interface Bucket {
   members: number[];
@@ -89,9 +80,10 @@ export function groupSnapshot(
   const total = snapshot.total;
   // out[sig] is the group of signature sig.
   const out: AnalyzedGroup[] = [];
+  const texts = table.texts;
   for (let sig = 0; sig < buckets.length; sig++) {
     const b = buckets[sig];
-    const key = table.key(sig);
+    const key = { texts, sig };
     out.push(typeof b === 'number' ? finishOne(key, groups[b], b, snapshot, total, origins) : finish(key, b, snapshot, total, origins));
   }
   // Most goroutines first, then by key.
@@ -142,7 +134,7 @@ function addMember(b: Bucket, g: Group, index: number, kind: WaitKind): void {
   if (g.elidedFrames !== 0 && (b.elided === 0 || g.elidedFrames > b.elided)) b.elided = g.elidedFrames;
 }
 
-function finish(key: string, b: Bucket, snapshot: Snapshot, total: number, origins: OriginClassifier): AnalyzedGroup {
+function finish(key: KeyOf, b: Bucket, snapshot: Snapshot, total: number, origins: OriginClassifier): AnalyzedGroup {
   const frames = origins.siteFrames(b.largest.frames);
   const flags = { ...b.flags };
   if (b.bubbles.size === 1) {
@@ -175,7 +167,7 @@ function finish(key: string, b: Bucket, snapshot: Snapshot, total: number, origi
  * labels, ids and creator are the read-stage group's own where they already are what `finish`
  * would make (ids ascending, at most MAX_ID_SAMPLE): nothing downstream mutates them.
  */
-function finishOne(key: string, g: Group, index: number, snapshot: Snapshot, total: number, origins: OriginClassifier): AnalyzedGroup {
+function finishOne(key: KeyOf, g: Group, index: number, snapshot: Snapshot, total: number, origins: OriginClassifier): AnalyzedGroup {
   const frames = origins.siteFrames(g.frames);
   const f = g.flags;
   const flags = setFlags({}, f);
@@ -203,9 +195,15 @@ function finishOne(key: string, g: Group, index: number, snapshot: Snapshot, tot
   });
 }
 
+/** Where a group's `key` and `id` are read from when asked (group-key.ts): signature `sig` of `texts`. */
+interface KeyOf {
+  readonly texts: SignatureTexts;
+  readonly sig: number;
+}
+
 type OptionalField = 'wait' | 'blockingSite' | 'creator' | 'leaked';
-/** An analyzed group's fields but its id, the optional ones given as undefined where absent. */
-type GroupFields = Omit<AnalyzedGroup, OptionalField | 'id'> & { [K in OptionalField]-?: AnalyzedGroup[K] | undefined };
+/** An analyzed group's fields but its key and id (`key` tells where they are read from), the optional ones given as undefined where absent. */
+type GroupFields = Omit<AnalyzedGroup, OptionalField | 'id' | 'key'> & { [K in OptionalField]-?: AnalyzedGroup[K] | undefined } & { key: KeyOf };
 
 /**
  * The analyzed group, its fields in the order reports serialize them, the optional ones only where
@@ -220,8 +218,7 @@ function analyzedGroup(p: GroupFields): AnalyzedGroup {
 }
 
 const PlainGroup = function (this: { -readonly [K in keyof AnalyzedGroup]: AnalyzedGroup[K] }, p: GroupFields) {
-  this.key = p.key;
-  this.id = groupId(p.key);
+  defineKeyAndId(this, p.key.texts, p.key.sig);
   this.count = p.count;
   this.share = p.share;
   this.waitKind = p.waitKind;

@@ -2,7 +2,8 @@
  * One analysis's table of signatures (signature.ts), for grouping and ordering thousands of stacks
  * without building, hashing or comparing their ~1 KB text: each distinct line is numbered once, a
  * stack's signature is the sequence of its lines' numbers (hashed as integers), and its text is
- * joined once per distinct signature. On 20,000 distinct stacks, hashing the texts in a Map and
+ * joined only when asked (`SignatureTexts`, kept by the groups for their `key`, see group-key.ts).
+ * On 20,000 distinct stacks, hashing the texts in a Map and
  * sorting them (long shared prefixes, read from scattered memory) cost more than the rest of
  * grouping.
  *
@@ -19,7 +20,7 @@ const RANKED_FROM = 2000;
 export class SignatureTable {
   /** Piece text → number, and back. */
   private readonly numbers = new Map<string, number>();
-  private readonly texts: string[] = [];
+  private readonly pieces: string[] = [];
   /** A frame's line as piece numbers. */
   private readonly lines = new Map<Frame, readonly number[]>();
   /** The pieces of every signature, one after another: signature s is `seq[starts[s]] … seq[starts[s + 1] - 1]`. */
@@ -27,7 +28,8 @@ export class SignatureTable {
   private readonly starts: number[] = [0];
   /** Hash of a signature's pieces → its number, or the numbers of those that share the hash. */
   private readonly byHash = new Map<number, number | number[]>();
-  private readonly keys: string[] = [];
+  /** The texts of the signatures, kept by the analyzed groups (the maps above are not). */
+  readonly texts: SignatureTexts;
   private readonly scratch: number[] = [];
   /** The piece of the empty signature's text, '(no frames)'. */
   private readonly empty: number;
@@ -35,6 +37,7 @@ export class SignatureTable {
   private low = false;
 
   constructor(private readonly level: SimilarityLevel) {
+    this.texts = new SignatureTexts(this.pieces, this.seq, this.starts);
     this.empty = this.numbered(NO_FRAMES);
   }
 
@@ -55,7 +58,7 @@ export class SignatureTable {
       for (let k = 0; k < pieces.length; k++) s.push(pieces[k]);
     }
     // An empty signature reads '(no frames)', as `signature(g) || '(no frames)'` does.
-    if (s.length === 0 || (s.length === 1 && this.texts[s[0]] === '')) {
+    if (s.length === 0 || (s.length === 1 && this.pieces[s[0]] === '')) {
       s.length = 0;
       s.push(this.empty);
     }
@@ -76,15 +79,9 @@ export class SignatureTable {
     return sig;
   }
 
-  /** The text of signature `sig`: `signatureOfFrames(frames, level) || '(no frames)'`. */
+  /** The text of signature `sig` (`SignatureTexts.key`). */
   key(sig: number): string {
-    let k = this.keys[sig];
-    if (k === undefined) {
-      const parts: string[] = [];
-      for (let x = this.starts[sig]; x < this.starts[sig + 1]; x++) parts.push(this.texts[this.seq[x]]);
-      this.keys[sig] = k = parts.join('\n');
-    }
-    return k;
+    return this.texts.key(sig);
   }
 
   /**
@@ -104,7 +101,7 @@ export class SignatureTable {
         return x < y ? -1 : x > y ? 1 : 0;
       };
     }
-    const texts = this.texts;
+    const texts = this.pieces;
     const order = texts.map((_, i) => i).sort((a, b) => (texts[a] < texts[b] ? -1 : 1));
     const rank = new Int32Array(texts.length);
     for (let r = 0; r < order.length; r++) rank[order[r]] = r;
@@ -140,11 +137,36 @@ export class SignatureTable {
   private numbered(piece: string): number {
     let n = this.numbers.get(piece);
     if (n === undefined) {
-      n = this.texts.length;
+      n = this.pieces.length;
       this.numbers.set(piece, n);
-      this.texts.push(piece);
+      this.pieces.push(piece);
       if (/[\0-\t]/.test(piece)) this.low = true;
     }
     return n;
+  }
+}
+
+/** The texts of a table's signatures: its pieces, and each signature's piece numbers. */
+export class SignatureTexts {
+  private readonly keys: (string | undefined)[] = [];
+
+  constructor(
+    private readonly pieces: readonly string[],
+    private readonly seq: readonly number[],
+    private readonly starts: readonly number[],
+  ) {}
+
+  /** The text of signature `sig`: `signatureOfFrames(frames, level) || '(no frames)'`, made once. */
+  key(sig: number): string {
+    return (this.keys[sig] ??= this.keyOnce(sig));
+  }
+
+  /** `key(sig)`, without keeping it when it was not made before (for a caller that only hashes it). */
+  keyOnce(sig: number): string {
+    const known = this.keys[sig];
+    if (known !== undefined) return known;
+    const parts: string[] = [];
+    for (let x = this.starts[sig]; x < this.starts[sig + 1]; x++) parts.push(this.pieces[this.seq[x]]);
+    return parts.join('\n');
   }
 }
