@@ -32,6 +32,7 @@
  */
 import type { Snapshot } from '../model/dump.js';
 import { enclosingFunctions } from './closures.js';
+import { ownerGroups } from './group.js';
 import { keptAt, keyStart } from './signature.js';
 import type { AnalyzedGroup, GroupLink } from './types.js';
 
@@ -69,13 +70,7 @@ export function correlate(snapshot: Snapshot, groups: readonly AnalyzedGroup[]):
     links.set(k, prev ? { ...prev, count: prev.count + l.count } : l);
   };
 
-  const owner: AnalyzedGroup[] = [];
-  if (snapshot.links.length > 0) {
-    for (let i = 0; i < groups.length; i++) {
-      const g = groups[i];
-      for (let j = 0; j < g.members.length; j++) owner[g.members[j]] = g;
-    }
-  }
+  const owner = snapshot.links.length > 0 ? ownerGroups(snapshot, groups) : [];
   for (const l of snapshot.links) {
     const child = owner[l.child];
     const parent = owner[l.parent];
