@@ -62,7 +62,11 @@ export function spawnerCandidates(child: AnalyzedGroup): string[] {
   return out;
 }
 
-export function correlate(snapshot: Snapshot, groups: readonly AnalyzedGroup[]): GroupLink[] {
+/**
+ * Links between `groups` (of `snapshot`). `funcs`, when the caller has it: every function on a stack
+ * of the groups, to skip the pass over every frame for spawners on none of them.
+ */
+export function correlate(snapshot: Snapshot, groups: readonly AnalyzedGroup[], funcs?: ReadonlySet<string>): GroupLink[] {
   const links = new Map<string, GroupLink>();
   const add = (l: GroupLink): void => {
     const k = `${l.child}\u0000${l.parent}`;
@@ -90,13 +94,15 @@ export function correlate(snapshot: Snapshot, groups: readonly AnalyzedGroup[]):
     candidates[c] = cs;
     for (let k = 0; k < cs.length; k++) spawners.add(cs[k]);
   }
+  // A spawner on no stack has no parent (largestByFunction would not list it).
+  if (funcs !== undefined) for (const f of spawners) if (!funcs.has(f)) spawners.delete(f);
   const topParents = spawners.size > 0 ? largestByFunction(groups, spawners, MAX_INFERRED_PARENTS + 1) : undefined;
-  for (let c = 0; c < groups.length; c++) {
+  for (let c = 0; topParents !== undefined && c < groups.length; c++) {
     const cs = candidates[c];
     if (cs === undefined) continue;
     const child = groups[c];
     for (const spawner of cs) {
-      const top = topParents!.get(spawner);
+      const top = topParents.get(spawner);
       if (top === undefined) continue;
       const parents = top.filter((p) => p !== child).slice(0, MAX_INFERRED_PARENTS);
       if (parents.length === 0) continue;
