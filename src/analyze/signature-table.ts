@@ -48,30 +48,32 @@ export class SignatureTable {
 
   /** The number of the signature of `frames`: equal for equal signatures, from 0 in order of first sight. */
   add(frames: readonly Frame[]): number {
+    // The pieces go to the front of `scratch`, counted by n: emptying an array with `length = 0`
+    // drops its storage, and each signature would allocate it again.
     const s = this.scratch;
-    s.length = 0;
+    let n = 0;
     const start = keyStart(frames);
     for (let i = Math.max(start, 0); i < frames.length; i++) {
       const f = frames[i];
       if (!keptAt(f, start)) continue;
       const pieces = this.line(f);
-      for (let k = 0; k < pieces.length; k++) s.push(pieces[k]);
+      for (let k = 0; k < pieces.length; k++) s[n++] = pieces[k];
     }
     // An empty signature reads '(no frames)', as `signature(g) || '(no frames)'` does.
-    if (s.length === 0 || (s.length === 1 && this.pieces[s[0]] === '')) {
-      s.length = 0;
-      s.push(this.empty);
+    if (n === 0 || (n === 1 && this.pieces[s[0]] === '')) {
+      n = 0;
+      s[n++] = this.empty;
     }
     let h = 0x811c9dc5;
-    for (let k = 0; k < s.length; k++) h = Math.imul(h ^ s[k], 0x01000193);
+    for (let k = 0; k < n; k++) h = Math.imul(h ^ s[k], 0x01000193);
     const found = this.byHash.get(h);
     if (typeof found === 'number') {
-      if (this.holds(found, s)) return found;
+      if (this.holds(found, s, n)) return found;
     } else if (found !== undefined) {
-      for (const x of found) if (this.holds(x, s)) return x;
+      for (let x = 0; x < found.length; x++) if (this.holds(found[x], s, n)) return found[x];
     }
     const sig = this.size;
-    for (let k = 0; k < s.length; k++) this.seq.push(s[k]);
+    for (let k = 0; k < n; k++) this.seq.push(s[k]);
     this.starts.push(this.seq.length);
     if (found === undefined) this.byHash.set(h, sig);
     else if (typeof found === 'number') this.byHash.set(h, [found, sig]);
@@ -117,10 +119,11 @@ export class SignatureTable {
     };
   }
 
-  private holds(sig: number, s: readonly number[]): boolean {
+  /** Whether signature `sig` is the first `n` pieces of `s`. */
+  private holds(sig: number, s: readonly number[], n: number): boolean {
     const from = this.starts[sig];
-    if (this.starts[sig + 1] - from !== s.length) return false;
-    for (let k = 0; k < s.length; k++) if (this.seq[from + k] !== s[k]) return false;
+    if (this.starts[sig + 1] - from !== n) return false;
+    for (let k = 0; k < n; k++) if (this.seq[from + k] !== s[k]) return false;
     return true;
   }
 

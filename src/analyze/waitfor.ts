@@ -224,7 +224,8 @@ export function waitGraph(
   const shared: SharedFrames = new Map();
   const pending: { d: GoroutineDetail; g: Group; ag: AnalyzedGroup; call: BlockingCall; frames: WaitFrame[] }[] = [];
   const addrSet = new Set<number>();
-  for (const d of details) {
+  for (let k = 0; k < details.length; k++) {
+    const d = details[k];
     const g = snapshot.groups[d.group];
     const ag = byMember[d.group];
     if (g === undefined || ag === undefined) continue;
@@ -242,7 +243,8 @@ export function waitGraph(
   const addresses = [...addrSet].sort((a, b) => a - b);
   const waiters: Waiter[] = [];
   const byId = new Map<number, Waiter>();
-  for (const { d, g, ag, call, frames } of pending) {
+  for (let k = 0; k < pending.length; k++) {
+    const { d, g, ag, call, frames } = pending[k];
     // The site is the program's frame that made the call: past the runtime, the standard library and
     // well-known helpers (errgroup.Wait over WaitGroup.Wait), as for a group's blocking site.
     let site = call.last + 1;

@@ -67,7 +67,8 @@ export interface GroupCensus {
  * closures (up to 4), then its `created by` function. Written into `out` (reused: one per child).
  */
 export function spawnersOf(child: AnalyzedGroup, out: string[]): string[] {
-  out.length = 0;
+  // (Emptied by pops: `length = 0` drops the array's storage, and the next push allocates it again.)
+  while (out.length > 0) out.pop();
   for (let i = child.frames.length - 1; i >= 0 && out.length < 4; i--) {
     const f = child.frames[i].func;
     if (f === 'runtime.goexit') continue;
