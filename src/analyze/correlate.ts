@@ -31,7 +31,7 @@
  * - Counts of inferred links are estimates: all goroutines of the child group, split between parents.
  */
 import type { Snapshot } from '../model/dump.js';
-import { enclosingFunctions } from './closures.js';
+import { enclosingNames } from './closures.js';
 import { ownerGroups } from './group.js';
 import { keptAt, keyStart } from './signature.js';
 import type { AnalyzedGroup, GroupLink } from './types.js';
@@ -48,18 +48,33 @@ export const MAX_INFERRED_PARENTS = 4;
 /** Candidate spawner functions of a child group, most specific first. */
 export function spawnerCandidates(child: AnalyzedGroup): string[] {
   const out: string[] = [];
-  if (child.creator) out.push(child.creator.func);
+  out.length = candidatesInto(child, out);
+  return out;
+}
+
+/**
+ * `spawnerCandidates(child)` written to the front of `out` (a scratch array, reused: one per child
+ * of 20,000 cost as much garbage as the rest of correlate); returns how many.
+ */
+function candidatesInto(child: AnalyzedGroup, out: string[]): number {
+  let n = 0;
+  if (child.creator) out[n++] = child.creator.func;
   // The signature's frames (`keyFrames`) from the bottom, read in place.
   const frames = child.frames;
   const start = keyStart(frames);
-  for (let i = frames.length - 1, n = 0; i >= Math.max(start, 0) && n < MAX_CLOSURE_DEPTH; i--) {
+  for (let i = frames.length - 1, depth = 0; i >= Math.max(start, 0) && depth < MAX_CLOSURE_DEPTH; i--) {
     if (!keptAt(frames[i], start)) continue;
-    n++;
-    const enclosing = enclosingFunctions(frames[i].func);
+    depth++;
+    const enclosing = enclosingNames(frames[i].func);
     if (enclosing.length === 0) break;
-    for (const f of enclosing) if (!out.includes(f)) out.push(f);
+    for (let e = 0; e < enclosing.length; e++) {
+      const f = enclosing[e];
+      let seen = false;
+      for (let k = 0; k < n && !seen; k++) seen = out[k] === f;
+      if (!seen) out[n++] = f;
+    }
   }
-  return out;
+  return n;
 }
 
 /**
@@ -86,16 +101,22 @@ export function correlate(snapshot: Snapshot, groups: readonly AnalyzedGroup[], 
 
   // Candidates of every child that has no creator ids, then the largest parents of each candidate
   // found in one pass over the groups' frames (for those functions only).
+  // A spawner on no stack has no parent (largestByFunction would not list it): with `funcs`, a
+  // child none of whose candidates is on a stack is left out, and so are such spawners.
   const candidates: (string[] | undefined)[] = [];
   const spawners = new Set<string>();
+  const scratch: string[] = [];
   for (let c = 0; c < groups.length; c++) {
     if (hasCreatorIds(snapshot, groups[c])) continue;
-    const cs = spawnerCandidates(groups[c]);
-    candidates[c] = cs;
-    for (let k = 0; k < cs.length; k++) spawners.add(cs[k]);
+    const n = candidatesInto(groups[c], scratch);
+    let named = false;
+    for (let k = 0; k < n; k++) {
+      if (funcs !== undefined && !funcs.has(scratch[k])) continue;
+      spawners.add(scratch[k]);
+      named = true;
+    }
+    if (named) candidates[c] = scratch.slice(0, n);
   }
-  // A spawner on no stack has no parent (largestByFunction would not list it).
-  if (funcs !== undefined) for (const f of spawners) if (!funcs.has(f)) spawners.delete(f);
   const topParents = spawners.size > 0 ? largestByFunction(groups, spawners, MAX_INFERRED_PARENTS + 1) : undefined;
   for (let c = 0; topParents !== undefined && c < groups.length; c++) {
     const cs = candidates[c];
