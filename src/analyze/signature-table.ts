@@ -111,7 +111,21 @@ export class SignatureTable {
     const ranked = new Int32Array(seq.length);
     for (let x = 0; x < seq.length; x++) ranked[x] = rank[seq[x]];
     const starts = this.starts;
+    // Each signature's first ranks packed into one number (rank + 1, 0 past its end, so a shorter
+    // signature sorts first), as many as fit exactly in a double: most pairs differ there and are
+    // told by one subtraction; equal prefixes go on to the rank loop.
+    const bits = Math.ceil(Math.log2(texts.length + 1));
+    const per = Math.floor(52 / bits);
+    const scale = 2 ** bits;
+    const prefix = new Float64Array(this.size);
+    for (let sig = 0; sig < prefix.length; sig++) {
+      let k = 0;
+      for (let j = 0, x = starts[sig]; j < per; j++, x++) k = k * scale + (x < starts[sig + 1] ? ranked[x] + 1 : 0);
+      prefix[sig] = k;
+    }
     return (a, b) => {
+      const d = prefix[a] - prefix[b];
+      if (d !== 0) return d;
       const ea = starts[a + 1];
       const eb = starts[b + 1];
       for (let x = starts[a], y = starts[b]; x < ea && y < eb; x++, y++) if (ranked[x] !== ranked[y]) return ranked[x] - ranked[y];
