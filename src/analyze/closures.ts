@@ -34,15 +34,30 @@ export function enclosing(func: string): string {
  * Package-level closures (`p.glob..func1`, `p.init.func1`) name no function that could be waiting.
  */
 export function enclosingFunctions(func: string): string[] {
-  const out: string[] = [];
-  let f = func;
-  while (CLOSURE_SUFFIX.test(f)) {
-    f = f.replace(CLOSURE_SUFFIX, '');
-    if (f.endsWith('.glob.') || f.endsWith('.init')) break;
-    out.push(f);
+  return [...enclosingNames(func)];
+}
+
+/**
+ * `enclosingFunctions(func)`, made once per name and shared (frozen): asked about the outermost
+ * frames of every group, tens of thousands of times on distinct stacks.
+ */
+export function enclosingNames(func: string): readonly string[] {
+  let out = enclosingFunctionsMemo.get(func);
+  if (out === undefined) {
+    const list: string[] = [];
+    let f = func;
+    while (CLOSURE_SUFFIX.test(f)) {
+      f = f.replace(CLOSURE_SUFFIX, '');
+      if (f.endsWith('.glob.') || f.endsWith('.init')) break;
+      list.push(f);
+    }
+    out = Object.freeze(list);
+    enclosingFunctionsMemo.set(func, out);
   }
   return out;
 }
+
+const enclosingFunctionsMemo = new Map<string, readonly string[]>();
 
 const RECEIVER = /^(.*)\.\(\*?([^)]+)\)\.[^.]+$/;
 const receiverMemo = new Map<string, string | undefined>();

@@ -31,7 +31,8 @@
  * - Counts of inferred links are estimates: all goroutines of the child group, split between parents.
  */
 import type { Snapshot } from '../model/dump.js';
-import { enclosingFunctions } from './closures.js';
+import { enclosingNames } from './closures.js';
+import { ownerGroups } from './group.js';
 import { keptAt, keyStart } from './signature.js';
 import type { AnalyzedGroup, GroupLink } from './types.js';
 
@@ -47,21 +48,40 @@ export const MAX_INFERRED_PARENTS = 4;
 /** Candidate spawner functions of a child group, most specific first. */
 export function spawnerCandidates(child: AnalyzedGroup): string[] {
   const out: string[] = [];
-  if (child.creator) out.push(child.creator.func);
-  // The signature's frames (`keyFrames`) from the bottom, read in place.
-  const frames = child.frames;
-  const start = keyStart(frames);
-  for (let i = frames.length - 1, n = 0; i >= Math.max(start, 0) && n < MAX_CLOSURE_DEPTH; i--) {
-    if (!keptAt(frames[i], start)) continue;
-    n++;
-    const enclosing = enclosingFunctions(frames[i].func);
-    if (enclosing.length === 0) break;
-    for (const f of enclosing) if (!out.includes(f)) out.push(f);
-  }
+  out.length = candidatesInto(child, out);
   return out;
 }
 
-export function correlate(snapshot: Snapshot, groups: readonly AnalyzedGroup[]): GroupLink[] {
+/**
+ * `spawnerCandidates(child)` written to the front of `out` (a scratch array, reused: one per child
+ * of 20,000 cost as much garbage as the rest of correlate); returns how many.
+ */
+function candidatesInto(child: AnalyzedGroup, out: string[]): number {
+  let n = 0;
+  if (child.creator) out[n++] = child.creator.func;
+  // The signature's frames (`keyFrames`) from the bottom, read in place.
+  const frames = child.frames;
+  const start = keyStart(frames);
+  for (let i = frames.length - 1, depth = 0; i >= Math.max(start, 0) && depth < MAX_CLOSURE_DEPTH; i--) {
+    if (!keptAt(frames[i], start)) continue;
+    depth++;
+    const enclosing = enclosingNames(frames[i].func);
+    if (enclosing.length === 0) break;
+    for (let e = 0; e < enclosing.length; e++) {
+      const f = enclosing[e];
+      let seen = false;
+      for (let k = 0; k < n && !seen; k++) seen = out[k] === f;
+      if (!seen) out[n++] = f;
+    }
+  }
+  return n;
+}
+
+/**
+ * Links between `groups` (of `snapshot`). `funcs`, when the caller has it: every function on a stack
+ * of the groups, to skip the pass over every frame for spawners on none of them.
+ */
+export function correlate(snapshot: Snapshot, groups: readonly AnalyzedGroup[], funcs?: ReadonlySet<string>): GroupLink[] {
   const links = new Map<string, GroupLink>();
   const add = (l: GroupLink): void => {
     const k = `${l.child}\u0000${l.parent}`;
@@ -69,13 +89,7 @@ export function correlate(snapshot: Snapshot, groups: readonly AnalyzedGroup[]):
     links.set(k, prev ? { ...prev, count: prev.count + l.count } : l);
   };
 
-  const owner: AnalyzedGroup[] = [];
-  if (snapshot.links.length > 0) {
-    for (let i = 0; i < groups.length; i++) {
-      const g = groups[i];
-      for (let j = 0; j < g.members.length; j++) owner[g.members[j]] = g;
-    }
-  }
+  const owner = snapshot.links.length > 0 ? ownerGroups(snapshot, groups) : [];
   for (const l of snapshot.links) {
     const child = owner[l.child];
     const parent = owner[l.parent];
@@ -87,21 +101,29 @@ export function correlate(snapshot: Snapshot, groups: readonly AnalyzedGroup[]):
 
   // Candidates of every child that has no creator ids, then the largest parents of each candidate
   // found in one pass over the groups' frames (for those functions only).
+  // A spawner on no stack has no parent (largestByFunction would not list it): with `funcs`, a
+  // child none of whose candidates is on a stack is left out, and so are such spawners.
   const candidates: (string[] | undefined)[] = [];
   const spawners = new Set<string>();
+  const scratch: string[] = [];
   for (let c = 0; c < groups.length; c++) {
     if (hasCreatorIds(snapshot, groups[c])) continue;
-    const cs = spawnerCandidates(groups[c]);
-    candidates[c] = cs;
-    for (let k = 0; k < cs.length; k++) spawners.add(cs[k]);
+    const n = candidatesInto(groups[c], scratch);
+    let named = false;
+    for (let k = 0; k < n; k++) {
+      if (funcs !== undefined && !funcs.has(scratch[k])) continue;
+      spawners.add(scratch[k]);
+      named = true;
+    }
+    if (named) candidates[c] = scratch.slice(0, n);
   }
   const topParents = spawners.size > 0 ? largestByFunction(groups, spawners, MAX_INFERRED_PARENTS + 1) : undefined;
-  for (let c = 0; c < groups.length; c++) {
+  for (let c = 0; topParents !== undefined && c < groups.length; c++) {
     const cs = candidates[c];
     if (cs === undefined) continue;
     const child = groups[c];
     for (const spawner of cs) {
-      const top = topParents!.get(spawner);
+      const top = topParents.get(spawner);
       if (top === undefined) continue;
       const parents = top.filter((p) => p !== child).slice(0, MAX_INFERRED_PARENTS);
       if (parents.length === 0) continue;

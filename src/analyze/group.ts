@@ -3,25 +3,16 @@
  * per group, one Map pass, never pairwise comparison. Read-stage groups differ by state, labels,
  * creator and ids; the merged group keeps tallies of those instead.
  */
-import * as crypto from 'node:crypto';
 import type { Creator, Group, GroupFlags, Snapshot, WaitKind } from '../model/dump.js';
 import { MAX_ID_SAMPLE } from '../model/dump.js';
 import { classifyWait } from '../model/wait.js';
 import type { OriginClassifier } from './origin.js';
-import { SignatureTable } from './signature-table.js';
+import { defineKeyAndId } from './group-key.js';
+import { SignatureTable, type SignatureTexts } from './signature-table.js';
 import type { AnalyzedGroup, SimilarityLevel } from './types.js';
 
 export { signature } from './signature.js';
-
-/** One-shot `crypto.hash` (Node ≥ 20.12) costs a fraction of a Hash object per group. */
-const oneShot: ((algorithm: string, data: string, encoding: 'hex') => string) | undefined =
-  typeof crypto.hash === 'function' ? crypto.hash : undefined;
-
-/** Short stable id of a signature: the first 10 hex digits of its SHA-1. */
-export function groupId(key: string): string {
-  const hex = oneShot ? oneShot('sha1', key, 'hex') : crypto.createHash('sha1').update(key).digest('hex');
-  return hex.slice(0, 10);
-}
+export { groupId } from './group-key.js';
 
 interface Bucket {
   members: number[];
@@ -69,9 +60,11 @@ export function groupSnapshot(
   const buckets: (number | Bucket)[] = [];
   const groups = snapshot.groups;
   const format = snapshot.format;
+  const sigs = new Int32Array(groups.length);
   for (let index = 0; index < groups.length; index++) {
     const g = groups[index];
     const sig = table.add(g.frames);
+    sigs[index] = sig;
     const b = buckets[sig];
     if (b === undefined) buckets.push(index);
     else if (typeof b === 'number') {
@@ -89,17 +82,45 @@ export function groupSnapshot(
   const total = snapshot.total;
   // out[sig] is the group of signature sig.
   const out: AnalyzedGroup[] = [];
+  const texts = table.texts;
+  const states = new SingleStates();
+  // The fields of the group being made: one object for all, filled by `finish` or `finishOne` and
+  // copied by `PlainGroup` (a literal per group was ~180 bytes of garbage, on 20,000 distinct
+  // stacks 3.6 MB, a fifth of a scavenge).
+  const fields = { texts, sig: 0 } as GroupFields;
   for (let sig = 0; sig < buckets.length; sig++) {
     const b = buckets[sig];
-    const key = table.key(sig);
-    out.push(typeof b === 'number' ? finishOne(key, groups[b], b, snapshot, total, origins) : finish(key, b, snapshot, total, origins));
+    fields.sig = sig;
+    out.push(typeof b === 'number' ? finishOne(fields, groups[b], b, snapshot, total, origins, states) : finish(fields, b, snapshot, total, origins));
   }
   // Most goroutines first, then by key.
   const byKey = table.comparator();
   const counts = out.map((g) => g.count);
   const order = out.map((_, sig) => sig);
   order.sort((a, b) => counts[b] - counts[a] || byKey(a, b));
-  return order.map((sig) => out[sig]);
+  const sorted = order.map((sig) => out[sig]);
+  ownersMemo.set(sorted, { snapshot, sigs, bySig: out });
+  return sorted;
+}
+
+/** What `groupSnapshot` knew of each read-stage group: the number of its signature, and the group of each signature. */
+const ownersMemo = new WeakMap<readonly AnalyzedGroup[], { snapshot: Snapshot; sigs: Int32Array; bySig: readonly AnalyzedGroup[] }>();
+
+/**
+ * The analyzed group of each read-stage group of `snapshot` (by index), for groups that
+ * `groupSnapshot` made from it: read from the signature numbers it kept, without visiting every
+ * group and its members (20,000 objects spread over the heap, in a dump of distinct stacks).
+ */
+export function ownerGroups(snapshot: Snapshot, groups: readonly AnalyzedGroup[]): (AnalyzedGroup | undefined)[] {
+  const owners = new Array<AnalyzedGroup | undefined>(snapshot.groups.length);
+  const memo = ownersMemo.get(groups);
+  if (memo !== undefined && memo.snapshot === snapshot) {
+    const { sigs, bySig } = memo;
+    for (let i = 0; i < sigs.length; i++) owners[i] = bySig[sigs[i]];
+  } else {
+    for (const g of groups) for (let j = 0; j < g.members.length; j++) owners[g.members[j]] = g;
+  }
+  return owners;
 }
 
 /**
@@ -142,70 +163,89 @@ function addMember(b: Bucket, g: Group, index: number, kind: WaitKind): void {
   if (g.elidedFrames !== 0 && (b.elided === 0 || g.elidedFrames > b.elided)) b.elided = g.elidedFrames;
 }
 
-function finish(key: string, b: Bucket, snapshot: Snapshot, total: number, origins: OriginClassifier): AnalyzedGroup {
+function finish(p: GroupFields, b: Bucket, snapshot: Snapshot, total: number, origins: OriginClassifier): AnalyzedGroup {
   const frames = origins.siteFrames(b.largest.frames);
   const flags = { ...b.flags };
   if (b.bubbles.size === 1) {
     const [only] = b.bubbles;
     if (only !== undefined) flags.synctestBubble = only;
   }
-  return analyzedGroup({
-    key,
-    count: b.count,
-    share: total > 0 ? b.count / total : 0,
-    waitKind: dominantKind(b.kinds),
-    states: tallyOrder(b.states),
-    wait: b.stamped > 0 ? { min: b.waitMin, max: b.waitMax, stamped: b.stamped } : undefined,
-    frames,
-    blockingSite: origins.blockingSite(frames),
-    creator: mergedCreator(b.members.map((i) => snapshot.groups[i]), b.largest),
-    labels: b.shared ?? {},
-    labelSets: b.labelSets.size,
-    goroutineIds: [...b.ids].sort((x, y) => x - y).slice(0, MAX_ID_SAMPLE),
-    flags,
-    leaked: b.leaked > 0 ? b.leaked : undefined,
-    elidedFrames: b.elided,
-    partial: b.partial,
-    members: b.members,
-  });
+  p.count = b.count;
+  p.share = total > 0 ? b.count / total : 0;
+  p.waitKind = dominantKind(b.kinds);
+  p.states = tallyOrder(b.states);
+  p.wait = b.stamped > 0 ? { min: b.waitMin, max: b.waitMax, stamped: b.stamped } : undefined;
+  p.frames = frames;
+  p.blockingSite = origins.blockingSite(frames);
+  p.creator = mergedCreator(b.members.map((i) => snapshot.groups[i]), b.largest);
+  p.labels = b.shared ?? {};
+  p.labelSets = b.labelSets.size;
+  p.goroutineIds = [...b.ids].sort((x, y) => x - y).slice(0, MAX_ID_SAMPLE);
+  p.flags = flags;
+  p.leaked = b.leaked > 0 ? b.leaked : undefined;
+  p.elidedFrames = b.elided;
+  p.partial = b.partial;
+  p.members = b.members;
+  return new PlainGroup(p);
 }
 
 /**
  * `finish` of a bucket whose only member is `g` (the same group, without the bucket's tallies). Its
  * labels, ids and creator are the read-stage group's own where they already are what `finish`
- * would make (ids ascending, at most MAX_ID_SAMPLE): nothing downstream mutates them.
+ * would make (ids ascending, at most MAX_ID_SAMPLE): nothing downstream mutates them. Without
+ * flags, it shares one frozen empty flags object, and its one state array with the groups of that
+ * state (`SingleStates`).
  */
-function finishOne(key: string, g: Group, index: number, snapshot: Snapshot, total: number, origins: OriginClassifier): AnalyzedGroup {
+function finishOne(p: GroupFields, g: Group, index: number, snapshot: Snapshot, total: number, origins: OriginClassifier, states: SingleStates): AnalyzedGroup {
   const frames = origins.siteFrames(g.frames);
   const f = g.flags;
-  const flags = setFlags({}, f);
-  if (f.synctestBubble !== undefined) flags.synctestBubble = f.synctestBubble;
+  let flags: Bucket['flags'] = NO_FLAGS;
+  if (f.leaked || f.durable || f.lockedToThread || f.scan || f.stackUnavailable || f.crashed || f.synctestBubble !== undefined) {
+    flags = setFlags({}, f);
+    if (f.synctestBubble !== undefined) flags.synctestBubble = f.synctestBubble;
+  }
   const c = g.creator;
   const creatorIds = c && sortedIds(c.goroutineIds);
-  return analyzedGroup({
-    key,
-    count: g.count,
-    share: total > 0 ? g.count / total : 0,
-    waitKind: memberWaitKind(g, snapshot.format),
-    states: [g.state],
-    wait: g.wait && g.wait.stamped > 0 ? { min: Math.min(Infinity, g.wait.min), max: Math.max(-Infinity, g.wait.max), stamped: g.wait.stamped } : undefined,
-    frames,
-    blockingSite: origins.blockingSite(frames),
-    creator: c && (creatorIds === c.goroutineIds ? c : { ...c, goroutineIds: creatorIds! }),
-    labels: g.labels,
-    labelSets: 1,
-    goroutineIds: sortedIds(g.goroutineIds),
-    flags,
-    leaked: f.leaked && g.count > 0 ? g.count : undefined,
-    elidedFrames: g.elidedFrames,
-    partial: g.partial ? true : false,
-    members: [index],
-  });
+  p.count = g.count;
+  p.share = total > 0 ? g.count / total : 0;
+  p.waitKind = memberWaitKind(g, snapshot.format);
+  p.states = states.of(g.state);
+  p.wait = g.wait && g.wait.stamped > 0 ? { min: Math.min(Infinity, g.wait.min), max: Math.max(-Infinity, g.wait.max), stamped: g.wait.stamped } : undefined;
+  p.frames = frames;
+  p.blockingSite = origins.blockingSite(frames);
+  p.creator = c && (creatorIds === c.goroutineIds ? c : { ...c, goroutineIds: creatorIds! });
+  p.labels = g.labels;
+  p.labelSets = 1;
+  p.goroutineIds = sortedIds(g.goroutineIds);
+  p.flags = flags;
+  p.leaked = f.leaked && g.count > 0 ? g.count : undefined;
+  p.elidedFrames = g.elidedFrames;
+  p.partial = g.partial ? true : false;
+  p.members = [index];
+  return new PlainGroup(p);
+}
+
+const NO_FLAGS: Bucket['flags'] = Object.freeze({});
+
+/** One frozen `[state]` array per state, shared by the groups of one state. */
+class SingleStates {
+  private readonly arrays = new Map<string, string[]>();
+
+  of(state: string): string[] {
+    let a = this.arrays.get(state);
+    if (a === undefined) this.arrays.set(state, (a = Object.freeze([state]) as string[]));
+    return a;
+  }
 }
 
 type OptionalField = 'wait' | 'blockingSite' | 'creator' | 'leaked';
-/** An analyzed group's fields but its id, the optional ones given as undefined where absent. */
-type GroupFields = Omit<AnalyzedGroup, OptionalField | 'id'> & { [K in OptionalField]-?: AnalyzedGroup[K] | undefined };
+/**
+ * An analyzed group's fields but its key and id, the optional ones given as undefined where absent,
+ * and where its key and id are read from when asked (group-key.ts): signature `sig` of `texts`.
+ */
+type GroupFields = {
+  -readonly [K in keyof Omit<AnalyzedGroup, OptionalField | 'id' | 'key'>]: AnalyzedGroup[K];
+} & { -readonly [K in OptionalField]-?: AnalyzedGroup[K] | undefined } & { texts: SignatureTexts; sig: number };
 
 /**
  * The analyzed group, its fields in the order reports serialize them, the optional ones only where
@@ -215,13 +255,8 @@ type GroupFields = Omit<AnalyzedGroup, OptionalField | 'id'> & { [K in OptionalF
  * g.frames, g.members… by the rules and reports), and a literal with conditional spreads defined
  * each later field through a runtime call (a third of grouping's time on 20,000 distinct stacks).
  */
-function analyzedGroup(p: GroupFields): AnalyzedGroup {
-  return new PlainGroup(p);
-}
-
 const PlainGroup = function (this: { -readonly [K in keyof AnalyzedGroup]: AnalyzedGroup[K] }, p: GroupFields) {
-  this.key = p.key;
-  this.id = groupId(p.key);
+  defineKeyAndId(this, p.texts, p.sig);
   this.count = p.count;
   this.share = p.share;
   this.waitKind = p.waitKind;
@@ -238,7 +273,7 @@ const PlainGroup = function (this: { -readonly [K in keyof AnalyzedGroup]: Analy
   this.elidedFrames = p.elidedFrames;
   this.partial = p.partial;
   this.members = p.members;
-} as unknown as new (p: GroupFields) => AnalyzedGroup;
+} as unknown as new (p: Readonly<GroupFields>) => AnalyzedGroup;
 PlainGroup.prototype = Object.prototype;
 
 /**

@@ -19,16 +19,22 @@ export function analyze(snapshot: Snapshot, opts: AnalyzeOptions = {}): Analysis
   const found = programModules(snapshot).filter((m) => !given.some((g) => m.module === g || m.module.startsWith(`${g}/`)));
   const origins = new OriginClassifier({ ...opts, userModules: [...given, ...found.map((m) => m.module)] });
   const groups = groupSnapshot(snapshot, level, origins);
+  // (The classifier is this analysis's own: the frames it has made site frames of are its groups'.)
+  const funcs = origins.siteFunctions();
   const byWaitKind: Partial<Record<WaitKind, number>> = {};
-  for (const g of snapshot.groups) {
+  // (Indexed loops here and below in the stages after reading: a CLI run is cold code, where a
+  // for-of step allocates an iterator result, tens of thousands per pass on distinct stacks.)
+  for (let i = 0; i < snapshot.groups.length; i++) {
+    const g = snapshot.groups[i];
     const k = memberWaitKind(g, snapshot.format);
     byWaitKind[k] = (byWaitKind[k] ?? 0) + g.count;
   }
   const program = [...given.map((module) => ({ module, why: 'given (analyze.userModules)' })), ...found];
   const a: Analysis = {
-    snapshot, level, total: snapshot.total, groups, byWaitKind, links: correlate(snapshot, groups),
+    snapshot, level, total: snapshot.total, groups, byWaitKind, links: correlate(snapshot, groups, funcs),
     ...(program.length ? { programModules: program } : {}),
   };
+  functionsMemo.set(a, funcs);
   // The wait-for graph is built when first asked for (the rules ask): diff, trend and reports without
   // rules over debug=2 dumps do not pay for it.
   if (snapshot.goroutines?.length) {
@@ -39,6 +45,17 @@ export function analyze(snapshot: Snapshot, opts: AnalyzeOptions = {}): Analysis
     });
   }
   return a;
+}
+
+const functionsMemo = new WeakMap<Analysis, ReadonlySet<string>>();
+
+/**
+ * Every function on a stack of the groups of `a` (their `frames`), once, when `a` was made by
+ * `analyze`: known from the frames it classified, where a pass over every frame of every group
+ * (220,000 on 20,000 distinct stacks) costs milliseconds. Undefined for an analysis made otherwise.
+ */
+export function stackFunctions(a: Analysis): ReadonlySet<string> | undefined {
+  return functionsMemo.get(a);
 }
 
 export { signature, signatureOfFrames, keyFrames } from './signature.js';

@@ -12,7 +12,7 @@
  * Frames in the module cache, `-trimpath` module paths (`x@v1.2.3/`) and vendor trees are never the
  * program's. What is found goes into `AnalyzeOptions.userModules` (with the user's own, which come first).
  */
-import type { Frame, Snapshot } from '../model/dump.js';
+import type { Creator, Frame, Snapshot } from '../model/dump.js';
 import { STDLIB_ROOTS, packageOfFunc } from './origin.js';
 
 export interface ProgramModule {
@@ -78,7 +78,10 @@ export function programModules(snapshot: Snapshot): ProgramModule[] {
     roots.push(c);
   };
   const mains: Frame[] = [];
-  for (const g of snapshot.groups) {
+  const groups = snapshot.groups;
+  // (Indexed loops: cold code allocates an iterator result per for-of step.)
+  for (let gi = 0; gi < groups.length; gi++) {
+    const g = groups[gi];
     const fr = g.frames;
     for (let i = 0; i + 1 < fr.length; i++) {
       const f = fr[i];
@@ -117,14 +120,37 @@ export function programModules(snapshot: Snapshot): ProgramModule[] {
   // Creators in the checkout of a module found above: other modules of the same repository.
   if (roots.length > 0) {
     const top = roots.map((r) => r.root.slice(0, Math.max(0, r.root.lastIndexOf('/'))));
-    for (const g of snapshot.groups) {
-      const c = g.creator;
-      if (!c) continue;
+    // A creator decides the same while the roots are the same: most groups share a few creators
+    // (one `go` statement per kind of goroutine), each its own object.
+    const decided = new CreatorMemo();
+    for (let gi = 0; gi < groups.length; gi++) {
+      const c = groups[gi].creator;
+      if (!c || decided.has(c, roots.length)) continue;
       const co = checkoutOf(c);
       // Same checkout and same repository (GOPATH puts other repositories of one owner side by side).
       const mate = co && roots.find((r, i) => under(c.file, top[i] ?? '') && hostModule(r.module) === hostModule(co.module));
       if (co && mate) add(co, `creates goroutines from the checkout of ${mate.module}`);
+      decided.set(c, roots.length);
     }
   }
   return out;
+}
+
+/**
+ * Creators (by function, package and file, the strings `checkoutOf` reads) already decided, with
+ * how many roots there were after each: a creator seen again with as many roots decides the same.
+ */
+class CreatorMemo {
+  private readonly byFunc = new Map<string, Map<string, { pkg: string; roots: number }>>();
+
+  has(c: Creator, roots: number): boolean {
+    const e = this.byFunc.get(c.func)?.get(c.file);
+    return e !== undefined && e.pkg === c.pkg && e.roots === roots;
+  }
+
+  set(c: Creator, roots: number): void {
+    let byFile = this.byFunc.get(c.func);
+    if (byFile === undefined) this.byFunc.set(c.func, (byFile = new Map()));
+    byFile.set(c.file, { pkg: c.pkg, roots });
+  }
 }

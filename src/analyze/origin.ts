@@ -152,6 +152,13 @@ export class OriginClassifier {
     return out;
   }
 
+  /** The functions of the frames `siteFrames` was given, once each. */
+  siteFunctions(): Set<string> {
+    const out = new Set<string>();
+    for (const f of this.sites.keys()) out.add(f.func);
+    return out;
+  }
+
   /**
    * The blocking site, in order of preference:
    * 1. the innermost `user` frame: where the program's own code waits;

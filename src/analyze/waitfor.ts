@@ -10,9 +10,10 @@
  * can confirm it. Values printed with `?` are never used alone: an inexact word counts only where an
  * exact word of the same goroutine's stack says the same.
  */
-import type { GoroutineDetail, Group, Snapshot } from '../model/dump.js';
+import type { Frame, GoroutineDetail, Group, Snapshot } from '../model/dump.js';
 import { argWords, isPointerLike, type ArgWord } from './args.js';
 import { isClosure, receiverType } from './closures.js';
+import { ownerGroups } from './group.js';
 import type { OriginClassifier } from './origin.js';
 import type { AnalyzedGroup, WaitFrame, WaitGraph, WaitObject, WaitOn, Waiter } from './types.js';
 
@@ -161,25 +162,39 @@ function isMethod(func: string): boolean {
 
 const NONE: readonly number[] = Object.freeze([]);
 
-function waitFrames(d: GoroutineDetail, g: Group, origins: OriginClassifier): WaitFrame[] {
+/**
+ * Wait frames without pointer words, by frame and then index: most frames print none (or only
+ * inexact words nothing corroborates), and goroutines of one stack repeat them.
+ */
+type SharedFrames = Map<Frame, WaitFrame[]>;
+
+function waitFrames(d: GoroutineDetail, g: Group, origins: OriginClassifier, shared: SharedFrames): WaitFrame[] {
   const n = g.frames.length;
   const words = new Array<readonly ArgWord[]>(n);
   let exact: Set<number> | undefined;
+  // (Indexed loops: this runs cold in a CLI run, where a for-of step allocates an iterator result.)
   for (let i = 0; i < n; i++) {
     const ws = argWords(d.args[i] ?? '');
     words[i] = ws;
-    for (const w of ws) if (w.exact && isPointerLike(w.value)) (exact ??= new Set()).add(w.value);
+    for (let k = 0; k < ws.length; k++) if (ws[k].exact && isPointerLike(ws[k].value)) (exact ??= new Set()).add(ws[k].value);
   }
   const out = new Array<WaitFrame>(n);
   for (let i = 0; i < n; i++) {
     let pointers = NONE;
     let corroborated = NONE;
-    for (const w of words[i]) {
+    const ws = words[i];
+    for (let k = 0; k < ws.length; k++) {
+      const w = ws[k];
       if (!isPointerLike(w.value)) continue;
       if (w.exact) pointers = pointers === NONE ? [w.value] : [...pointers, w.value];
       else if (exact?.has(w.value)) corroborated = corroborated === NONE ? [w.value] : [...corroborated, w.value];
     }
-    out[i] = { frame: g.frames[i], index: i, origin: origins.origin(g.frames[i]), pointers, corroborated };
+    const frame = g.frames[i];
+    if (pointers === NONE && corroborated === NONE) {
+      let at = shared.get(frame);
+      if (at === undefined) shared.set(frame, (at = []));
+      out[i] = at[i] ??= { frame, index: i, origin: origins.origin(frame), pointers, corroborated };
+    } else out[i] = { frame, index: i, origin: origins.origin(frame), pointers, corroborated };
   }
   return out;
 }
@@ -205,26 +220,31 @@ export function waitGraph(
   const details = snapshot.goroutines;
   if (details === undefined || details.length === 0) return undefined;
   // Read-stage group index → its analyzed group (an array: a Map of 20,000 entries cost most of this).
-  const byMember: (AnalyzedGroup | undefined)[] = new Array(snapshot.groups.length);
-  for (const g of groups) for (let j = 0; j < g.members.length; j++) byMember[g.members[j]] = g;
+  const byMember = ownerGroups(snapshot, groups);
+  const shared: SharedFrames = new Map();
   const pending: { d: GoroutineDetail; g: Group; ag: AnalyzedGroup; call: BlockingCall; frames: WaitFrame[] }[] = [];
   const addrSet = new Set<number>();
-  for (const d of details) {
+  for (let k = 0; k < details.length; k++) {
+    const d = details[k];
     const g = snapshot.groups[d.group];
     const ag = byMember[d.group];
     if (g === undefined || ag === undefined) continue;
     const call = blockingCall(g);
     if (call === undefined) continue;
-    const frames = waitFrames(d, g, origins);
+    const frames = waitFrames(d, g, origins, shared);
     // Struct starts come from the program's frames above the wait (the sync call's own word is the
     // field itself: it must not be its own base).
-    for (let i = call.last + 1; i < frames.length; i++) if (frames[i].origin !== 'runtime') for (const p of frames[i].pointers) addrSet.add(p);
+    for (let i = call.last + 1; i < frames.length; i++) {
+      const ps = frames[i].pointers;
+      if (ps.length > 0 && frames[i].origin !== 'runtime') for (let k = 0; k < ps.length; k++) addrSet.add(ps[k]);
+    }
     pending.push({ d, g, ag, call, frames });
   }
   const addresses = [...addrSet].sort((a, b) => a - b);
   const waiters: Waiter[] = [];
   const byId = new Map<number, Waiter>();
-  for (const { d, g, ag, call, frames } of pending) {
+  for (let k = 0; k < pending.length; k++) {
+    const { d, g, ag, call, frames } = pending[k];
     // The site is the program's frame that made the call: past the runtime, the standard library and
     // well-known helpers (errgroup.Wait over WaitGroup.Wait), as for a group's blocking site.
     let site = call.last + 1;

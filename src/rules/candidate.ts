@@ -105,10 +105,13 @@ export function finishCandidate(c: Candidate & { severity: Severity }, a: Analys
   const variant = c.variant ? rule.variants?.[c.variant] : undefined;
   const groups: EvidenceGroup[] = [];
   if (c.root) groups.push(evidenceGroup(c.root, 'root'));
-  for (const g of c.roots) groups.push(evidenceGroup(g, 'root'));
-  for (const g of c.consequences) groups.push(evidenceGroup(g, 'consequence'));
-  for (const g of c.related) groups.push(evidenceGroup(g, 'related'));
-  for (const g of c.companions ?? []) groups.push(evidenceGroup(g, 'related'));
+  // (Indexed: a finding's lists may hold tens of thousands of groups, and cold code allocates an
+  // iterator result per for-of step.)
+  for (let i = 0; i < c.roots.length; i++) groups.push(evidenceGroup(c.roots[i], 'root'));
+  for (let i = 0; i < c.consequences.length; i++) groups.push(evidenceGroup(c.consequences[i], 'consequence'));
+  for (let i = 0; i < c.related.length; i++) groups.push(evidenceGroup(c.related[i], 'related'));
+  const companions = c.companions ?? [];
+  for (let i = 0; i < companions.length; i++) groups.push(evidenceGroup(companions[i], 'related'));
   // A wait-for finding counts whom it holds up itself (all queued behind one holder); a cascade's
   // consequences count only the share behind its root (`involved`).
   const goroutines = c.goroutines !== undefined && (!c.root || c.precise) ? c.goroutines : involved(c);
@@ -200,7 +203,8 @@ function rootFacts(c: Candidate, a: Analysis): string[] {
   if (bubble) out.push(bubble);
   const atSite = siteCount(c);
   if (atSite !== g.count) out.push(`${num(atSite)} goroutines at ${siteText(siteOf(g))} in ${c.roots.length + 1} call paths; the largest is shown`);
-  for (const r of c.roots) out.push(`${atSite !== g.count ? 'also at this site, another call path' : 'also root'}: ${describe(r)}`);
+  const also = atSite !== g.count ? 'also at this site, another call path' : 'also root';
+  for (let i = 0; i < c.roots.length; i++) out.push(`${also}: ${describe(c.roots[i])}`);
   const rootCount = g.count + goroutinesOf(c.roots);
   for (const q of c.consequences) {
     out.push(`consequence: ${describe(q)}`);

@@ -1,4 +1,5 @@
 /** Evidence and template variables of a finding, from its groups. */
+import { defineIdOf } from '../analyze/group-key.js';
 import type { Analysis, AnalyzedGroup, SiteFrame } from '../analyze/types.js';
 import { isJoinWaiter, num, pct, shortFunc, siteOf, siteText, stateOf, waitText } from './frames.js';
 import { countText, sentenceVars } from './listing.js';
@@ -10,7 +11,13 @@ export function evidenceGroup(g: AnalyzedGroup, role: Role): EvidenceGroup {
   const s = siteOf(g);
   // One per group of a finding (tens of thousands for one stuck site reached by as many stacks):
   // built without temporary objects to spread, fields in the order the JSON report prints.
-  const e: { -readonly [K in keyof EvidenceGroup]?: EvidenceGroup[K] } = { id: g.id, count: g.count, share: g.share, waitKind: g.waitKind, state: stateOf(g) };
+  // Its id is the group's, read when asked (analyze/group-key.ts): the table report prints none.
+  const e: { -readonly [K in keyof EvidenceGroup]?: EvidenceGroup[K] } = {};
+  defineIdOf(e, g);
+  e.count = g.count;
+  e.share = g.share;
+  e.waitKind = g.waitKind;
+  e.state = stateOf(g);
   if (s) e.site = { func: s.func, file: s.file, line: s.line };
   if (g.wait) e.wait = { min: g.wait.min, max: g.wait.max };
   e.role = role;

@@ -3,6 +3,7 @@ import type { Analysis, AnalyzedGroup, SiteFrame } from '../analyze/types.js';
 import type { Frame } from '../model/dump.js';
 
 import { enclosing, isClosure, receiverType } from '../analyze/closures.js';
+import { stackFunctions } from '../analyze/index.js';
 
 import { shortFunc } from '../model/func-name.js';
 
@@ -66,7 +67,8 @@ export interface GroupCensus {
  * closures (up to 4), then its `created by` function. Written into `out` (reused: one per child).
  */
 export function spawnersOf(child: AnalyzedGroup, out: string[]): string[] {
-  out.length = 0;
+  // (Emptied by pops: `length = 0` drops the array's storage, and the next push allocates it again.)
+  while (out.length > 0) out.pop();
   for (let i = child.frames.length - 1; i >= 0 && out.length < 4; i--) {
     const f = child.frames[i].func;
     if (f === 'runtime.goexit') continue;
@@ -82,7 +84,8 @@ const censusMemo = new WeakMap<Analysis, GroupCensus>();
 export function census(a: Analysis): GroupCensus {
   let c = censusMemo.get(a);
   if (c) return c;
-  const funcs = new Set<string>();
+  const known = stackFunctions(a);
+  const funcs = known === undefined ? new Set<string>() : undefined;
   const joinWaiters: AnalyzedGroup[] = [];
   const busy: AnalyzedGroup[] = [];
   let crashed: AnalyzedGroup | undefined;
@@ -95,11 +98,13 @@ export function census(a: Analysis): GroupCensus {
   // Indexed loops: cold code (every run of the CLI is one) allocates an iterator result per for-of step.
   for (let i = 0; i < a.groups.length; i++) {
     const g = a.groups[i];
-    const frames = g.frames;
-    for (let j = 0; j < frames.length; j++) {
-      // (Recursion and shared frames repeat a name: skip the set when it does.)
-      const f = frames[j].func;
-      if (f !== last) funcs.add((last = f));
+    if (funcs !== undefined) {
+      const frames = g.frames;
+      for (let j = 0; j < frames.length; j++) {
+        // (Recursion and shared frames repeat a name: skip the set when it does.)
+        const f = frames[j].func;
+        if (f !== last) funcs.add((last = f));
+      }
     }
     const k = g.waitKind;
     if (k === 'running' || k === 'runnable' || k === 'waitgroup' || k === 'semaphore') busy.push(g);
@@ -107,10 +112,11 @@ export function census(a: Analysis): GroupCensus {
     if (isJoinWaiter(g)) joinWaiters.push(g);
     if (g.flags.crashed) crashed ??= g;
     if (g.flags.leaked === true || (g.leaked ?? 0) > 0) leakMarks = true;
-    for (const s of spawnersOf(g, scratch)) spawners.add(s);
+    spawnersOf(g, scratch);
+    for (let j = 0; j < scratch.length; j++) spawners.add(scratch[j]);
     if (g.count > maxCount) maxCount = g.count;
   }
-  c = { funcs, joinWaiters, busy, crashed, running, leakMarks, spawners, maxCount };
+  c = { funcs: known ?? funcs!, joinWaiters, busy, crashed, running, leakMarks, spawners, maxCount };
   censusMemo.set(a, c);
   return c;
 }

@@ -5,11 +5,11 @@
  */
 import { peerWrites } from '../analyze/peers.js';
 import type { Analysis } from '../analyze/types.js';
-import { num } from './frames.js';
+import { num, stackFuncs } from './frames.js';
 import type { Finding } from './types.js';
 
 const COUNTERS: Readonly<Record<string, { count: (a: Analysis) => number; what: string }>> = {
-  'core/backpressure': { count: (a) => peerWrites(a).producers, what: 'goroutines blocked writing to stalled peers' },
+  'core/backpressure': { count: (a) => peerWrites(a, stackFuncs(a)).producers, what: 'goroutines blocked writing to stalled peers' },
 };
 
 /** Counts along the series that never fall and end higher than they began. */

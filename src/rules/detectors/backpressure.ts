@@ -8,7 +8,7 @@
 import { grpcConnections, peerWrites, type PeerWriteGroup, type PeerWriteKind } from '../../analyze/peers.js';
 import type { AnalyzedGroup, SiteFrame } from '../../analyze/types.js';
 import { candidate, type Detector } from '../candidate.js';
-import { num, shortFunc, siteText, waitText } from '../frames.js';
+import { num, shortFunc, siteText, stackFuncs, waitText } from '../frames.js';
 import type { Severity } from '../types.js';
 
 const KIND_TEXT: Record<PeerWriteKind, { what: string; cost: string }> = {
@@ -44,7 +44,7 @@ export const backpressureDetector: Detector = {
   vars: ['peers', 'unit', 'units', 'producers', 'kinds', 'cost', 'connections', 'producerList'],
   find(ctx, rule) {
     const min = ctx.param(rule, 'minBlocked', 5);
-    const pw = peerWrites(ctx.analysis);
+    const pw = peerWrites(ctx.analysis, stackFuncs(ctx.analysis));
     if (pw.producers < min) return [];
     const withProducer = pw.groups.filter((x) => x.producer);
     const writers = pw.groups.filter((x) => !x.producer);
@@ -60,7 +60,7 @@ export const backpressureDetector: Detector = {
     const top = sites[0];
     const root = top.reduce((m, x) => (x.group.count > m.group.count ? x : m)).group;
     const kinds = [...new Set(withProducer.map((x) => x.kind))];
-    const conns = grpcConnections(ctx.analysis);
+    const conns = grpcConnections(ctx.analysis, stackFuncs(ctx.analysis));
     const peers = pw.producers;
     const producerList = sites
       .map((l) => `${num(count(l))} in ${where(l[0].producer)} blocked in ${KIND_TEXT[l[0].kind].what.replace(/ \(.*$/, '')}${l[0].write ? ` at ${shortFunc(l[0].write.func)}` : ''}`)
@@ -111,7 +111,7 @@ export const grpcConnsDetector: Detector = {
   description: 'gRPC client connections counted once each (server-side transports of accepted connections are not client connections)',
   vars: ['clientConns', 'transports', 'serverConns'],
   find(ctx, rule) {
-    const c = grpcConnections(ctx.analysis);
+    const c = grpcConnections(ctx.analysis, stackFuncs(ctx.analysis));
     if (c.clientConns < ctx.param(rule, 'minConns', 10)) return [];
     const [root, ...related] = [...c.clientGroups].sort((a, b) => b.count - a.count);
     const severity: Severity =

@@ -63,12 +63,14 @@ export function refIndex(waiters: readonly Waiter[]): RefIndex {
     if (!l) idx.set(p, [w]);
     else if (l[l.length - 1] !== w) l.push(w);
   };
-  for (const w of waiters) {
+  // (Indexed loops: cold code allocates an iterator result per for-of step.)
+  for (let k = 0; k < waiters.length; k++) {
+    const w = waiters[k];
     for (let i = w.site; i < w.frames.length; i++) {
       const f = w.frames[i];
       if (f.origin === 'runtime') continue;
-      for (const p of f.pointers) add(p, w);
-      for (const p of f.corroborated) add(p, w);
+      for (let j = 0; j < f.pointers.length; j++) add(f.pointers[j], w);
+      for (let j = 0; j < f.corroborated.length; j++) add(f.corroborated[j], w);
     }
   }
   return idx;

@@ -1,0 +1,72 @@
+/**
+ * SignatureTable orders thousands of signatures by their pieces' ranks (and first by the first ranks
+ * packed into one number) instead of comparing their texts: the order must be the texts' order, with
+ * shared prefixes longer than what a packed number holds, signatures that are prefixes of others,
+ * few and many distinct pieces, and pieces that are prefixes of other pieces.
+ */
+import { describe, expect, it } from 'vitest';
+import { SignatureTable } from '../../src/analyze/signature-table.js';
+import type { Frame } from '../../src/model/dump.js';
+
+/** A deterministic pseudo-random sequence (mulberry32). */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function frame(func: string, line: number): Frame {
+  return { func, pkg: func.slice(0, func.lastIndexOf('.')), file: `/src/${func.split('.')[0]}.go`, line, inlined: false } as Frame;
+}
+
+function check(pool: Frame[], stacks: number, maxDepth: number, seed: number, prefixShare: number): void {
+  const rnd = random(seed);
+  const table = new SignatureTable('exact');
+  const seen: Frame[][] = [];
+  for (let i = 0; i < stacks; i++) {
+    let fr: Frame[];
+    // Some stacks extend or cut another one: signatures that are prefixes of others.
+    if (seen.length && rnd() < prefixShare) {
+      const base = seen[Math.floor(rnd() * seen.length)];
+      fr = rnd() < 0.5 ? base.slice(0, Math.max(1, base.length - 1 - Math.floor(rnd() * 3))) : [...base, pool[Math.floor(rnd() * pool.length)]];
+    } else {
+      const depth = 1 + Math.floor(rnd() * maxDepth);
+      fr = Array.from({ length: depth }, () => pool[Math.floor(rnd() * pool.length)]);
+    }
+    seen.push(fr);
+    table.add(fr);
+  }
+  expect(table.size).toBeGreaterThanOrEqual(2000);
+  const sigs = Array.from({ length: table.size }, (_, i) => i);
+  const byText = [...sigs].sort((a, b) => (table.key(a) < table.key(b) ? -1 : table.key(a) > table.key(b) ? 1 : 0));
+  const cmp = table.comparator();
+  const byRank = [...sigs].sort(cmp);
+  expect(byRank).toEqual(byText);
+  // Antisymmetric, never equal for two signatures.
+  for (let i = 0; i + 1 < byRank.length; i++) {
+    expect(cmp(byRank[i], byRank[i + 1])).toBeLessThan(0);
+    expect(cmp(byRank[i + 1], byRank[i])).toBeGreaterThan(0);
+  }
+}
+
+describe('SignatureTable.comparator', () => {
+  it('orders as the texts with few pieces and deep shared prefixes (every rank packed)', () => {
+    const pool = ['m.park', 'm.north', 'm.south', 'm.east', 'm.west', 'm.Walk'].map((f, i) => frame(f, 10 + i));
+    check(pool, 4000, 20, 1, 0.2);
+  });
+
+  it('orders as the texts with thousands of pieces (a few ranks packed, the rest compared)', () => {
+    const pool = Array.from({ length: 5000 }, (_, i) => frame(`p${i % 7}.F${i}`, i % 13));
+    check(pool, 3000, 8, 2, 0.3);
+  });
+
+  it('orders as the texts where pieces are prefixes of other pieces', () => {
+    const pool: Frame[] = [];
+    for (const f of ['a.F', 'a.Fo', 'a.Foo', 'a.G', 'a.Go']) for (const line of [1, 10, 100, 2]) pool.push(frame(f, line));
+    check(pool, 2500, 12, 3, 0.25);
+  });
+});

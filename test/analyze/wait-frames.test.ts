@@ -1,0 +1,81 @@
+/**
+ * Two shortcuts of the wait-for graph, checked against what they stand for on every debug=2 and
+ * crash dump of the samples and the corpus:
+ * - `ownerGroups` reads each read-stage group's analyzed group from the signature numbers grouping
+ *   kept; it must equal the pass over every group's members (what a copy of the groups gets);
+ * - wait frames without pointer words are shared between goroutines (by frame and index); every
+ *   waiter's frames must still be its own stack's, with their index, origin and words.
+ */
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../../src/analyze/index.js';
+import { argWords, isPointerLike } from '../../src/analyze/args.js';
+import { ownerGroups } from '../../src/analyze/group.js';
+import { OriginClassifier } from '../../src/analyze/origin.js';
+import type { Analysis } from '../../src/analyze/types.js';
+import { readDump } from '../../src/read/index.js';
+import { CORPUS, SAMPLES, corpusAvailable } from '../helpers/paths.js';
+
+function files(dir: string, re: RegExp): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir)) {
+    const p = join(dir, e);
+    if (statSync(p).isDirectory()) out.push(...files(p, re));
+    else if (re.test(e)) out.push(p);
+  }
+  return out;
+}
+
+async function detailed(): Promise<Analysis[]> {
+  const paths = [...files(SAMPLES, /debug2.*\.txt$|crash.*\.txt$/)];
+  if (corpusAvailable()) paths.push(...files(join(CORPUS, 'debug2'), /\.txt$/), ...files(join(CORPUS, 'crash'), /\.txt$/));
+  const out: Analysis[] = [];
+  for (const p of paths) {
+    const dump = await readDump(p).catch(() => undefined);
+    for (const s of dump?.snapshots ?? []) if (s.goroutines?.length) out.push(analyze(s));
+  }
+  return out;
+}
+
+describe('wait-for graph shortcuts', () => {
+  it('owner groups from signature numbers equal the pass over members', async () => {
+    const all = await detailed();
+    expect(all.length).toBeGreaterThan(20);
+    for (const a of all) {
+      const fast = ownerGroups(a.snapshot, a.groups);
+      const slow = ownerGroups(a.snapshot, [...a.groups]);
+      expect(fast.length).toBe(a.snapshot.groups.length);
+      for (let i = 0; i < fast.length; i++) expect(fast[i]).toBe(slow[i]);
+      // Another snapshot's groups never answer for this one.
+      expect(ownerGroups({ ...a.snapshot }, a.groups).every((g, i) => g === slow[i])).toBe(true);
+    }
+  });
+
+  it('gives every waiter its own stack\'s frames, indexes, origins and pointer words', async () => {
+    let waiters = 0;
+    let withPointers = 0;
+    for (const a of await detailed()) {
+      const origins = new OriginClassifier({ userModules: (a.programModules ?? []).map((m) => m.module) });
+      for (const w of a.waits?.waiters ?? []) {
+        const frames = w.readGroup.frames;
+        expect(w.frames.length).toBe(frames.length);
+        const exact = new Set<number>();
+        for (let i = 0; i < frames.length; i++) for (const x of argWords(w.detail.args[i] ?? '')) if (x.exact && isPointerLike(x.value)) exact.add(x.value);
+        for (let i = 0; i < frames.length; i++) {
+          const f = w.frames[i];
+          const words = argWords(w.detail.args[i] ?? '').filter((x) => isPointerLike(x.value));
+          expect(f.frame).toBe(frames[i]);
+          expect(f.index).toBe(i);
+          expect(f.origin).toBe(origins.origin(frames[i]));
+          expect(f.pointers).toEqual(words.filter((x) => x.exact).map((x) => x.value));
+          expect(f.corroborated).toEqual(words.filter((x) => !x.exact && exact.has(x.value)).map((x) => x.value));
+          if (f.pointers.length) withPointers++;
+        }
+        waiters++;
+      }
+    }
+    expect(waiters).toBeGreaterThan(200);
+    expect(withPointers).toBeGreaterThan(50);
+  });
+});

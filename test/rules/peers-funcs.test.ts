@@ -1,0 +1,48 @@
+/**
+ * `peerWrites` and `grpcConnections` given the dump's functions (`stackFuncs`) skip the groups when
+ * no function can match: the result must be what the pass over every group gives, on dumps with
+ * peer writes and gRPC (the real servers) and without (every other sample).
+ */
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { analyze, grpcConnections, peerWrites, readDump } from '../../src/index.js';
+import { stackFuncs } from '../../src/rules/frames.js';
+import { SAMPLES } from '../helpers/paths.js';
+
+/** Dump files under `dir` (text and protobuf), recursively. */
+function dumps(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir)) {
+    const p = join(dir, e);
+    if (statSync(p).isDirectory()) out.push(...dumps(p));
+    else if (/\.(txt|pb\.gz)$/.test(e)) out.push(p);
+  }
+  return out;
+}
+
+describe('peer writes and gRPC connections with the dump\'s functions', () => {
+  it('equal the pass over every group', async () => {
+    const files = [...dumps(join(SAMPLES, 'servers')), ...dumps(join(SAMPLES, 'apiproxy-leak')), ...dumps(join(SAMPLES, 'blocked-receive'))];
+    let withWrites = 0;
+    let withGrpc = 0;
+    let without = 0;
+    for (const file of files) {
+      const dump = await readDump(file).catch(() => undefined);
+      for (const s of dump?.snapshots ?? []) {
+        const a = analyze(s);
+        const funcs = stackFuncs(a);
+        const pw = peerWrites(a);
+        expect(peerWrites(a, funcs)).toEqual(pw);
+        const c = grpcConnections(a);
+        expect(grpcConnections(a, funcs)).toEqual(c);
+        if (pw.groups.length) withWrites++;
+        if (c.clientGroups.length || c.serverConns) withGrpc++;
+        if (!pw.groups.length && !c.clientGroups.length && !c.serverConns) without++;
+      }
+    }
+    expect(withWrites).toBeGreaterThan(3);
+    expect(withGrpc).toBeGreaterThan(1);
+    expect(without).toBeGreaterThan(3);
+  });
+});
