@@ -95,7 +95,9 @@ export async function* readFileChunks(path: string, start?: number, end?: number
   const ahead: Promise<Buffer>[] = [];
   try {
     const st = await fh.stat();
-    if (!st.isFile()) {
+    // Not a regular file, or one that says it is empty (procfs and sysfs files have content all the
+    // same): read in order until the end.
+    if (!st.isFile() || st.size === 0) {
       yield* readStream(path, fh, start, end);
       return;
     }

@@ -84,6 +84,11 @@ describe('readFileChunks (reads ahead on regular files)', () => {
     expect(got.equals(bytes)).toBe(true);
   });
 
+  it.runIf(process.platform === 'linux')('reads a file that says it is empty but is not (procfs) to its end', async () => {
+    const got = await collect(readFileChunks('/proc/self/status'));
+    expect(got.toString('latin1')).toMatch(/^Name:/);
+  });
+
   it('refuses a missing file with an input error naming it', async () => {
     await expect(collect(readFileChunks(join(dir, 'missing')))).rejects.toThrow(/missing.*cannot read \(ENOENT\)|cannot read \(ENOENT\)/);
   });
