@@ -58,29 +58,28 @@ function data(o: object, name: string, value: string): void {
   Object.defineProperty(o, name, { value, writable: true, enumerable: true, configurable: true });
 }
 
-// Shared descriptors: objects defined with the same accessor functions share one hidden class.
-const KEY: PropertyDescriptor = {
-  get(this: object) {
-    return Signature.key(this);
-  },
-  set(this: object, v: string) {
-    // As with a data key, the id stays that of the key the group was made with.
-    data(this, 'id', Signature.id(this));
-    data(this, 'key', v);
-  },
-  enumerable: true,
-  configurable: true,
-};
-const ID: PropertyDescriptor = {
-  get(this: object) {
-    return Signature.id(this);
-  },
-  set(this: object, v: string) {
-    data(this, 'id', v);
-  },
-  enumerable: true,
-  configurable: true,
-};
+/**
+ * An enumerable accessor read by `get`; assigning it makes it a data property (`set` may pin what
+ * must not change first). Descriptors are made once and shared: objects defined with the same
+ * accessor functions share one hidden class.
+ */
+function accessor(name: string, get: (o: object) => string, set?: (o: object) => void): PropertyDescriptor {
+  return {
+    get(this: object) {
+      return get(this);
+    },
+    set(this: object, v: string) {
+      set?.(this);
+      data(this, name, v);
+    },
+    enumerable: true,
+    configurable: true,
+  };
+}
+
+// As with a data key, the id stays that of the key the group was made with.
+const KEY = accessor('key', (g) => Signature.key(g), (g) => data(g, 'id', Signature.id(g)));
+const ID = accessor('id', (g) => Signature.id(g));
 
 /**
  * Another object's reference to a group, as a private field of that object: a finding's evidence
@@ -100,16 +99,7 @@ class GroupOf extends Itself {
   }
 }
 
-const ID_OF: PropertyDescriptor = {
-  get(this: object) {
-    return GroupOf.id(this);
-  },
-  set(this: object, v: string) {
-    data(this, 'id', v);
-  },
-  enumerable: true,
-  configurable: true,
-};
+const ID_OF = accessor('id', (o) => GroupOf.id(o));
 
 /** Defines `id` on `o` (an object with no properties yet) as `group.id`, read when asked. */
 export function defineIdOf(o: object, group: { readonly id: string }): void {

@@ -3,27 +3,14 @@
  * spawners on none before its pass over every frame: the links must be those it finds without them,
  * on every sample and corpus dump.
  */
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyze, correlate, stackFunctions } from '../../src/analyze/index.js';
 import { readDump } from '../../src/read/index.js';
-import { CORPUS, SAMPLES, corpusAvailable } from '../helpers/paths.js';
-
-function files(dir: string): string[] {
-  const out: string[] = [];
-  for (const e of readdirSync(dir)) {
-    const p = join(dir, e);
-    if (statSync(p).isDirectory()) out.push(...files(p));
-    else if (/\.(txt|pb\.gz)$/.test(e)) out.push(p);
-  }
-  return out;
-}
+import { sampleAndCorpusDumps } from '../helpers/paths.js';
 
 describe('correlate with the stacks\' functions', () => {
   it('finds the links it finds without them', async () => {
-    const paths = files(SAMPLES).filter((p) => !p.includes('/excerpts/'));
-    if (corpusAvailable()) paths.push(...files(CORPUS));
+    const paths = sampleAndCorpusDumps();
     let linked = 0;
     let inferred = 0;
     for (const p of paths) {

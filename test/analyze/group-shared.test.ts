@@ -3,29 +3,16 @@
  * and one frozen `[state]` array with the groups of its state: each must still be what the member
  * says (every true flag, the synctest bubble, the state), on every sample and corpus dump.
  */
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyze/index.js';
 import { readDump } from '../../src/read/index.js';
-import { CORPUS, SAMPLES, corpusAvailable } from '../helpers/paths.js';
-
-function files(dir: string): string[] {
-  const out: string[] = [];
-  for (const e of readdirSync(dir)) {
-    const p = join(dir, e);
-    if (statSync(p).isDirectory()) out.push(...files(p));
-    else if (/\.(txt|pb\.gz)$/.test(e)) out.push(p);
-  }
-  return out;
-}
+import { sampleAndCorpusDumps } from '../helpers/paths.js';
 
 const FLAGS = ['leaked', 'durable', 'lockedToThread', 'scan', 'stackUnavailable', 'crashed'] as const;
 
 describe('flags and states of one-member groups', () => {
   it('are the member\'s', async () => {
-    const paths = files(SAMPLES).filter((p) => !p.includes('/excerpts/'));
-    if (corpusAvailable()) paths.push(...files(CORPUS));
+    const paths = sampleAndCorpusDumps();
     let flagged = 0;
     let plain = 0;
     for (const p of paths) {

@@ -6,7 +6,6 @@
  * - wait frames without pointer words are shared between goroutines (by frame and index); every
  *   waiter's frames must still be its own stack's, with their index, origin and words.
  */
-import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyze/index.js';
@@ -15,21 +14,11 @@ import { ownerGroups } from '../../src/analyze/group.js';
 import { OriginClassifier } from '../../src/analyze/origin.js';
 import type { Analysis } from '../../src/analyze/types.js';
 import { readDump } from '../../src/read/index.js';
-import { CORPUS, SAMPLES, corpusAvailable } from '../helpers/paths.js';
-
-function files(dir: string, re: RegExp): string[] {
-  const out: string[] = [];
-  for (const e of readdirSync(dir)) {
-    const p = join(dir, e);
-    if (statSync(p).isDirectory()) out.push(...files(p, re));
-    else if (re.test(e)) out.push(p);
-  }
-  return out;
-}
+import { CORPUS, SAMPLES, corpusAvailable, filesUnder } from '../helpers/paths.js';
 
 async function detailed(): Promise<Analysis[]> {
-  const paths = [...files(SAMPLES, /debug2.*\.txt$|crash.*\.txt$/)];
-  if (corpusAvailable()) paths.push(...files(join(CORPUS, 'debug2'), /\.txt$/), ...files(join(CORPUS, 'crash'), /\.txt$/));
+  const paths = filesUnder(SAMPLES, /debug2.*\.txt$|crash.*\.txt$/);
+  if (corpusAvailable()) paths.push(...filesUnder(join(CORPUS, 'debug2'), /\.txt$/), ...filesUnder(join(CORPUS, 'crash'), /\.txt$/));
   const out: Analysis[] = [];
   for (const p of paths) {
     const dump = await readDump(p).catch(() => undefined);

@@ -49,3 +49,22 @@ export function sampleBuildRoot(): string {
   if (!m) throw new Error(`no samples/ path in samples/soak-leak/series/${file}`);
   return m[1];
 }
+
+/** Files below `dir` (at any depth) whose names match `name`, in directory order. */
+export function filesUnder(dir: string, name: RegExp): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir)) {
+    const p = join(dir, e);
+    if (statSync(p).isDirectory()) out.push(...filesUnder(p, name));
+    else if (name.test(e)) out.push(p);
+  }
+  return out;
+}
+
+/** Text and protobuf dumps of the samples (but the pasted excerpts) and, when present, the corpus. */
+export function sampleAndCorpusDumps(): string[] {
+  const dumps = /\.(txt|pb\.gz)$/;
+  const paths = filesUnder(SAMPLES, dumps).filter((p) => !p.includes('/excerpts/'));
+  if (corpusAvailable()) paths.push(...filesUnder(CORPUS, dumps));
+  return paths;
+}

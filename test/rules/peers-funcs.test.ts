@@ -3,27 +3,18 @@
  * no function can match: the result must be what the pass over every group gives, on dumps with
  * peer writes and gRPC (the real servers) and without (every other sample).
  */
-import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyze, grpcConnections, peerWrites, readDump } from '../../src/index.js';
 import { stackFuncs } from '../../src/rules/frames.js';
-import { SAMPLES } from '../helpers/paths.js';
+import { SAMPLES, filesUnder } from '../helpers/paths.js';
 
 /** Dump files under `dir` (text and protobuf), recursively. */
-function dumps(dir: string): string[] {
-  const out: string[] = [];
-  for (const e of readdirSync(dir)) {
-    const p = join(dir, e);
-    if (statSync(p).isDirectory()) out.push(...dumps(p));
-    else if (/\.(txt|pb\.gz)$/.test(e)) out.push(p);
-  }
-  return out;
-}
 
 describe('peer writes and gRPC connections with the dump\'s functions', () => {
   it('equal the pass over every group', async () => {
-    const files = [...dumps(join(SAMPLES, 'servers')), ...dumps(join(SAMPLES, 'apiproxy-leak')), ...dumps(join(SAMPLES, 'blocked-receive'))];
+    const dumps = /\.(txt|pb\.gz)$/;
+    const files = ['servers', 'apiproxy-leak', 'blocked-receive'].flatMap((d) => filesUnder(join(SAMPLES, d), dumps));
     let withWrites = 0;
     let withGrpc = 0;
     let without = 0;
