@@ -15,7 +15,7 @@ export interface ReadOptions extends SourceOptions, TextReadOptions {
   /**
    * Text read at most without finding the start of a dump (a goroutine header, a profile or race
    * report header…): past it the input is refused as no dump (a device, a binary stream, a huge log).
-   * Checked as the chunks arrive (256 KiB reads of a file; one buffer given whole is one chunk).
+   * Checked as the chunks arrive (1 MiB reads of a file; one buffer given whole is one chunk).
    * Default 64 MiB (DEFAULT_DUMP_SEARCH_BYTES, text-input.ts).
    */
   maxBytesBeforeDump?: number;
