@@ -51,7 +51,7 @@ function check(pool: Frame[], stacks: number, maxDepth: number, seed: number, pr
     expect(cmp(byRank[i], byRank[i + 1])).toBeLessThan(0);
     expect(cmp(byRank[i + 1], byRank[i])).toBeGreaterThan(0);
   }
-  // `order` (a native sort of packed ranks, the comparator only within equal ones): by count
+  // `order` (the comparator alone where every count is equal): by count
   // descending, then by text; with equal counts, with a few counts, and with counts far apart.
   const equal = sigs.map(() => 1);
   expect(table.order(equal)).toEqual(byText);
