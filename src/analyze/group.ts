@@ -94,11 +94,11 @@ export function groupSnapshot(
     out.push(typeof b === 'number' ? finishOne(fields, groups[b], b, snapshot, total, origins, states) : finish(fields, b, snapshot, total, origins));
   }
   // Most goroutines first, then by key.
-  const byKey = table.comparator();
-  const counts = out.map((g) => g.count);
-  const order = out.map((_, sig) => sig);
-  order.sort((a, b) => counts[b] - counts[a] || byKey(a, b));
-  const sorted = order.map((sig) => out[sig]);
+  const counts = new Float64Array(out.length);
+  for (let sig = 0; sig < out.length; sig++) counts[sig] = out[sig].count;
+  const order = table.order(counts);
+  const sorted = new Array<AnalyzedGroup>(order.length);
+  for (let i = 0; i < order.length; i++) sorted[i] = out[order[i]];
   ownersMemo.set(sorted, { snapshot, sigs, bySig: out });
   return sorted;
 }

@@ -8,6 +8,7 @@
  * `…@v1.2.3/`, `vendor/`).
  */
 import type { Frame } from '../model/dump.js';
+import { FrameSlots } from './frame-slots.js';
 import type { AnalyzeOptions, FrameOrigin, SiteFrame } from './types.js';
 
 /**
@@ -106,7 +107,9 @@ export class OriginClassifier {
   /** By package: `blockingSite` asks about site frames, which are new objects per group. */
   private readonly helperCache = new Map<string, boolean>();
   /** Site frames by frame, then by position (`siteFrames`). */
-  private readonly sites = new Map<Frame, SiteFrame[]>();
+  private readonly sites = new FrameSlots<SiteFrame[]>();
+  /** The frames of `sites`, in order of first sight. */
+  private readonly seen: Frame[] = [];
   private readonly userModules: readonly string[];
   private readonly helpers: readonly string[];
 
@@ -146,6 +149,7 @@ export class OriginClassifier {
       if (at === undefined) {
         at = [];
         this.sites.set(f, at);
+        this.seen.push(f);
       }
       out[index] = at[index] ??= { func: f.func, pkg: f.pkg, file: f.file, line: f.line, inlined: f.inlined, origin: this.origin(f), index };
     }
@@ -155,7 +159,7 @@ export class OriginClassifier {
   /** The functions of the frames `siteFrames` was given, once each. */
   siteFunctions(): Set<string> {
     const out = new Set<string>();
-    for (const f of this.sites.keys()) out.add(f.func);
+    for (let i = 0; i < this.seen.length; i++) out.add(this.seen[i].func);
     return out;
   }
 

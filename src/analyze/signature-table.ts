@@ -11,7 +11,8 @@
  * profile's function name may hold '\n'), so that equal sequences mean equal joined texts and back.
  */
 import type { Frame } from '../model/dump.js';
-import { NO_FRAMES, keptAt, keyStart, signatureLine } from './signature.js';
+import { FrameSlots } from './frame-slots.js';
+import { NO_FRAMES, isRuntimeFunc, keptAt, signatureLine } from './signature.js';
 import type { SimilarityLevel } from './types.js';
 
 /** Signatures from which `comparator` compares ranks rather than key text. */
@@ -21,16 +22,28 @@ export class SignatureTable {
   /** Piece text → number, and back. */
   private readonly numbers = new Map<string, number>();
   private readonly pieces: string[] = [];
-  /** A frame's line as piece numbers. */
-  private readonly lines = new Map<Frame, readonly number[]>();
-  /** The pieces of every signature, one after another: signature s is `seq[starts[s]] … seq[starts[s + 1] - 1]`. */
-  private readonly seq: number[] = [];
+  /** Per frame: its line as piece numbers, and where it is kept (`FrameLine`). */
+  private readonly lines = new FrameSlots<FrameLine>();
+  /** The lines of the frames of the stack being added. */
+  private readonly stack: FrameLine[] = [];
+  /**
+   * The pieces of every signature, one after another: signature s is `seq[starts[s]] … seq[starts[s + 1] - 1]`.
+   * A stack's pieces are written past the last signature's, and kept there only when its signature is
+   * new (220,000 pushes onto a growing array were the costliest line of grouping distinct stacks).
+   * Replaced by a copy twice the size when full (`texts.seq` with it).
+   */
+  private seq: Int32Array = new Int32Array(4096);
   private readonly starts: number[] = [0];
-  /** Hash of a signature's pieces → its number, or the numbers of those that share the hash. */
-  private readonly byHash = new Map<number, number | number[]>();
+  /**
+   * Open-addressed hash set of the signatures, by the hash of their pieces: each slot holds a
+   * signature's number + 1, or 0 when empty (a Map keyed by the 32-bit hash boxed half of them as
+   * heap numbers, the costliest line of grouping distinct stacks).
+   */
+  private slots = new Int32Array(1024);
+  /** Each signature's hash. */
+  private readonly hashes: number[] = [];
   /** The texts of the signatures, kept by the analyzed groups (the maps above are not). */
   readonly texts: SignatureTexts;
-  private readonly scratch: number[] = [];
   /** The piece of the empty signature's text, '(no frames)'. */
   private readonly empty: number;
   /** Some piece holds a character below '\n' (see `comparator`). */
@@ -48,37 +61,66 @@ export class SignatureTable {
 
   /** The number of the signature of `frames`: equal for equal signatures, from 0 in order of first sight. */
   add(frames: readonly Frame[]): number {
-    // The pieces go to the front of `scratch`, counted by n: emptying an array with `length = 0`
-    // drops its storage, and each signature would allocate it again.
-    const s = this.scratch;
+    const from = this.starts[this.starts.length - 1];
+    let seq = this.seq;
+    const lines = this.stack;
+    // keyStart (signature.ts): past the leading runtime frames, or -1 where all are.
+    let start = -1;
+    for (let i = 0; i < frames.length; i++) {
+      const l = this.line(frames[i]);
+      lines[i] = l;
+      if (start < 0 && !l.runtime) start = i;
+    }
     let n = 0;
-    const start = keyStart(frames);
     for (let i = Math.max(start, 0); i < frames.length; i++) {
-      const f = frames[i];
-      if (!keptAt(f, start)) continue;
-      const pieces = this.line(f);
-      for (let k = 0; k < pieces.length; k++) s[n++] = pieces[k];
+      const l = lines[i];
+      if (!(start < 0 ? l.keptInRuntime : l.kept)) continue;
+      const pieces = l.pieces;
+      for (let k = 0; k < pieces.length; k++) {
+        if (from + n === seq.length) seq = this.grown();
+        seq[from + n++] = pieces[k];
+      }
     }
     // An empty signature reads '(no frames)', as `signature(g) || '(no frames)'` does.
-    if (n === 0 || (n === 1 && this.pieces[s[0]] === '')) {
+    if (n === 0 || (n === 1 && this.pieces[seq[from]] === '')) {
+      if (from === seq.length) seq = this.grown();
       n = 0;
-      s[n++] = this.empty;
+      seq[from + n++] = this.empty;
     }
     let h = 0x811c9dc5;
-    for (let k = 0; k < n; k++) h = Math.imul(h ^ s[k], 0x01000193);
-    const found = this.byHash.get(h);
-    if (typeof found === 'number') {
-      if (this.holds(found, s, n)) return found;
-    } else if (found !== undefined) {
-      for (let x = 0; x < found.length; x++) if (this.holds(found[x], s, n)) return found[x];
+    for (let k = from; k < from + n; k++) h = Math.imul(h ^ seq[k], 0x01000193);
+    const mask = this.slots.length - 1;
+    let at = h & mask;
+    for (let found = this.slots[at]; found !== 0; found = this.slots[(at = (at + 1) & mask)]) {
+      if (this.hashes[found - 1] === h && this.holds(found - 1, from, n)) return found - 1;
     }
     const sig = this.size;
-    for (let k = 0; k < n; k++) this.seq.push(s[k]);
-    this.starts.push(this.seq.length);
-    if (found === undefined) this.byHash.set(h, sig);
-    else if (typeof found === 'number') this.byHash.set(h, [found, sig]);
-    else found.push(sig);
+    this.starts.push(from + n);
+    this.hashes.push(h);
+    this.slots[at] = sig + 1;
+    // At most half full: probes stay short.
+    if (2 * (sig + 1) > this.slots.length) this.grow();
     return sig;
+  }
+
+  /** `seq` copied into one twice its size. */
+  private grown(): Int32Array {
+    const seq = new Int32Array(this.seq.length * 2);
+    seq.set(this.seq);
+    this.seq = seq;
+    this.texts.seq = seq;
+    return seq;
+  }
+
+  private grow(): void {
+    const slots = new Int32Array(this.slots.length * 2);
+    const mask = slots.length - 1;
+    for (let sig = 0; sig < this.hashes.length; sig++) {
+      let at = this.hashes[sig] & mask;
+      while (slots[at] !== 0) at = (at + 1) & mask;
+      slots[at] = sig + 1;
+    }
+    this.slots = slots;
   }
 
   /** The text of signature `sig` (`SignatureTexts.key`). */
@@ -108,8 +150,8 @@ export class SignatureTable {
     const rank = new Int32Array(texts.length);
     for (let r = 0; r < order.length; r++) rank[order[r]] = r;
     const seq = this.seq;
-    const ranked = new Int32Array(seq.length);
-    for (let x = 0; x < seq.length; x++) ranked[x] = rank[seq[x]];
+    const ranked = new Int32Array(this.starts[this.size]);
+    for (let x = 0; x < ranked.length; x++) ranked[x] = rank[seq[x]];
     const starts = this.starts;
     // Each signature's first ranks packed into one number (rank + 1, 0 past its end, so a shorter
     // signature sorts first), as many as fit exactly in a double: most pairs differ there and are
@@ -133,19 +175,39 @@ export class SignatureTable {
     };
   }
 
-  /** Whether signature `sig` is the first `n` pieces of `s`. */
-  private holds(sig: number, s: readonly number[], n: number): boolean {
+  /**
+   * Every signature number, by `counts[sig]` descending, then by key as `comparator` orders them.
+   * Where every count is equal (a dump of distinct stacks), the comparator is the sort's own: the
+   * counts' comparison around it doubled the calls of the ~300,000 comparisons of 20,000 stacks.
+   * (A native sort of the packed ranks, with a search of each signature's run, was faster warm but
+   * slower in the one cold call a CLI run makes: its loops ran in the interpreter.)
+   */
+  order(counts: ArrayLike<number>): number[] {
+    const size = this.size;
+    const sigs = new Array<number>(size);
+    let equal = true;
+    for (let sig = 0; sig < size; sig++) {
+      sigs[sig] = sig;
+      if (counts[sig] !== counts[0]) equal = false;
+    }
+    const byKey = this.comparator();
+    return equal ? sigs.sort(byKey) : sigs.sort((a, b) => counts[b] - counts[a] || byKey(a, b));
+  }
+
+  /** Whether signature `sig` is the `n` pieces of `seq` from `at`. */
+  private holds(sig: number, at: number, n: number): boolean {
     const from = this.starts[sig];
     if (this.starts[sig + 1] - from !== n) return false;
-    for (let k = 0; k < n; k++) if (this.seq[from + k] !== s[k]) return false;
+    for (let k = 0; k < n; k++) if (this.seq[from + k] !== this.seq[at + k]) return false;
     return true;
   }
 
-  private line(f: Frame): readonly number[] {
+  private line(f: Frame): FrameLine {
     let l = this.lines.get(f);
     if (l === undefined) {
       const text = signatureLine(f, this.level);
-      l = text.includes('\n') ? text.split('\n').map((p) => this.numbered(p)) : [this.numbered(text)];
+      const pieces = text.includes('\n') ? text.split('\n').map((p) => this.numbered(p)) : [this.numbered(text)];
+      l = { pieces, runtime: isRuntimeFunc(f.func), kept: keptAt(f, 0), keptInRuntime: keptAt(f, -1) };
       this.lines.set(f, l);
     }
     return l;
@@ -163,13 +225,26 @@ export class SignatureTable {
   }
 }
 
+/** A frame's part of the signatures: decided once per frame, read for each stack it is on. */
+interface FrameLine {
+  /** Its line, as piece numbers. */
+  readonly pieces: readonly number[];
+  /** A `runtime.*` frame (keyStart skips the leading ones). */
+  readonly runtime: boolean;
+  /** `keptAt(f, start)` for a stack with some frame past its leading runtime ones (start ≥ 0)… */
+  readonly kept: boolean;
+  /** …and for a stack of runtime frames only (start < 0). */
+  readonly keptInRuntime: boolean;
+}
+
 /** The texts of a table's signatures: its pieces, and each signature's piece numbers. */
 export class SignatureTexts {
   private readonly keys: (string | undefined)[] = [];
 
   constructor(
     private readonly pieces: readonly string[],
-    private readonly seq: readonly number[],
+    /** The table's `seq` (replaced as it grows). */
+    public seq: Int32Array,
     private readonly starts: readonly number[],
   ) {}
 

@@ -25,7 +25,7 @@ import type { Frame, Group } from '../model/dump.js';
 import type { SimilarityLevel } from './types.js';
 
 /** True for the `runtime.*` functions the runtime's own traceback printers hide. */
-function isRuntimeFunc(func: string): boolean {
+export function isRuntimeFunc(func: string): boolean {
   return func.startsWith('runtime.');
 }
 

@@ -23,7 +23,7 @@ function frame(func: string, line: number): Frame {
   return { func, pkg: func.slice(0, func.lastIndexOf('.')), file: `/src/${func.split('.')[0]}.go`, line, inlined: false } as Frame;
 }
 
-function check(pool: Frame[], stacks: number, maxDepth: number, seed: number, prefixShare: number): void {
+function check(pool: Frame[], stacks: number, maxDepth: number, seed: number, prefixShare: number, least = 2000): void {
   const rnd = random(seed);
   const table = new SignatureTable('exact');
   const seen: Frame[][] = [];
@@ -40,7 +40,7 @@ function check(pool: Frame[], stacks: number, maxDepth: number, seed: number, pr
     seen.push(fr);
     table.add(fr);
   }
-  expect(table.size).toBeGreaterThanOrEqual(2000);
+  expect(table.size).toBeGreaterThanOrEqual(least);
   const sigs = Array.from({ length: table.size }, (_, i) => i);
   const byText = [...sigs].sort((a, b) => (table.key(a) < table.key(b) ? -1 : table.key(a) > table.key(b) ? 1 : 0));
   const cmp = table.comparator();
@@ -51,9 +51,18 @@ function check(pool: Frame[], stacks: number, maxDepth: number, seed: number, pr
     expect(cmp(byRank[i], byRank[i + 1])).toBeLessThan(0);
     expect(cmp(byRank[i + 1], byRank[i])).toBeGreaterThan(0);
   }
+  // `order` (the comparator alone where every count is equal): by count
+  // descending, then by text; with equal counts, with a few counts, and with counts far apart.
+  const equal = sigs.map(() => 1);
+  expect(table.order(equal)).toEqual(byText);
+  for (const spread of [3, 100000]) {
+    const counts = sigs.map(() => 1 + Math.floor(rnd() * spread));
+    const byCount = [...sigs].sort((a, b) => counts[b] - counts[a] || (table.key(a) < table.key(b) ? -1 : 1));
+    expect(table.order(counts)).toEqual(byCount);
+  }
 }
 
-describe('SignatureTable.comparator', () => {
+describe('SignatureTable.comparator and order', () => {
   it('orders as the texts with few pieces and deep shared prefixes (every rank packed)', () => {
     const pool = ['m.park', 'm.north', 'm.south', 'm.east', 'm.west', 'm.Walk'].map((f, i) => frame(f, 10 + i));
     check(pool, 4000, 20, 1, 0.2);
@@ -62,6 +71,11 @@ describe('SignatureTable.comparator', () => {
   it('orders as the texts with thousands of pieces (a few ranks packed, the rest compared)', () => {
     const pool = Array.from({ length: 5000 }, (_, i) => frame(`p${i % 7}.F${i}`, i % 13));
     check(pool, 3000, 8, 2, 0.3);
+  });
+
+  it('orders a few hundred signatures (compared by text) as the texts', () => {
+    const pool = ['m.park', 'm.north', 'm.south', 'm.east'].map((f, i) => frame(f, 10 + i));
+    check(pool, 300, 6, 4, 0.2, 100);
   });
 
   it('orders as the texts where pieces are prefixes of other pieces', () => {
