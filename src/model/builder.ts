@@ -152,6 +152,18 @@ export class FrameTable {
 const NO_FLAGS: GroupFlags = Object.freeze({});
 const NO_LABELS: Readonly<Record<string, string>> = Object.freeze({});
 const NO_ANCESTORS = Object.freeze([]) as unknown as AncestorStack[];
+/** A group's ids before its first (`appended` replaces it). */
+const NO_IDS = Object.freeze([]) as unknown as number[];
+
+/**
+ * `list` with `id` at its end: a new array of one for the first (a push would reserve 17, and most
+ * groups of a dump of distinct stacks hold one goroutine), else the same array.
+ */
+function appended(list: number[], id: number): number[] {
+  if (list.length === 0) return [id];
+  list.push(id);
+  return list;
+}
 
 /** Strings `SnapshotBuilder.keep` remembers at most. */
 const KEPT_STRINGS = 4096;
@@ -236,16 +248,12 @@ export class SnapshotBuilder {
     }
     const cid = g.creator?.goroutineId;
     if (g.id !== undefined) {
-      // A group's first id makes an array of one (a push would reserve 17): most groups of a
-      // dump of distinct stacks hold one goroutine.
-      if (m.ids.length === 0) m.ids = [g.id];
-      else if (m.ids.length < MAX_ID_SAMPLE) m.ids.push(g.id);
+      if (m.ids.length < MAX_ID_SAMPLE) m.ids = appended(m.ids, g.id);
       this.idGroups.push(g.id, m.index);
       if (g.args !== undefined && this.details.length < MAX_DETAILED) this.details.push(detail(g, m.index, g.args, cid));
     }
     if (cid !== undefined) {
-      if (m.creatorIds.length === 0) m.creatorIds = [cid];
-      else if (m.creatorIds.length < MAX_ID_SAMPLE && !m.creatorIds.includes(cid)) m.creatorIds.push(cid);
+      if (m.creatorIds.length < MAX_ID_SAMPLE && !m.creatorIds.includes(cid)) m.creatorIds = appended(m.creatorIds, cid);
       this.pendingLinks.push(cid, m.index);
     }
   }
@@ -296,9 +304,9 @@ export class SnapshotBuilder {
       frames: g.frames,
       elidedFrames: g.elidedFrames ?? 0,
       creator: g.creator && this.keepCreator(g.creator),
-      creatorIds: [],
+      creatorIds: NO_IDS,
       labels: g.labels ?? NO_LABELS,
-      ids: [],
+      ids: NO_IDS,
       ancestors: g.ancestors ?? NO_ANCESTORS,
       partial: g.partial ?? false,
     };
@@ -403,8 +411,8 @@ export class SnapshotBuilder {
         if (m.stamped === 0 || p.waitMax > m.waitMax) m.waitMax = p.waitMax;
         m.stamped += p.stamped;
       }
-      for (const id of p.ids) if (m.ids.length < MAX_ID_SAMPLE) m.ids.push(id);
-      for (const id of p.creatorIds) if (m.creatorIds.length < MAX_ID_SAMPLE && !m.creatorIds.includes(id)) m.creatorIds.push(id);
+      for (const id of p.ids) if (m.ids.length < MAX_ID_SAMPLE) m.ids = appended(m.ids, id);
+      for (const id of p.creatorIds) if (m.creatorIds.length < MAX_ID_SAMPLE && !m.creatorIds.includes(id)) m.creatorIds = appended(m.creatorIds, id);
     }
     this.total += part.total;
     if (part.truncated) this.truncated = true;

@@ -64,6 +64,8 @@ interface FrameLine extends MatchText {
   readonly line: string;
   /** The text of the same line before, with another frame (a line after two calls keeps both; a third drops the oldest). */
   other: FrameLine | undefined;
+  /** `frameNumber` of the frame and ',', once asked for (`nodeKey`). */
+  keyPart: string | undefined;
 }
 
 /**
@@ -130,9 +132,17 @@ function kidOf(parent: StackNode, t: FrameLine): StackNode | undefined {
   return k !== undefined && k.frame === t.frame ? k : undefined;
 }
 
+/**
+ * The group-key part of the frames from the root to `n` (GoroutineRecord.framesKey): the nearest
+ * ancestor's that has one, then each frame's `keyPart`, joined into one flat string. Kept only at
+ * the nodes goroutines end at (the nodes between keep none: a dump of distinct stacks has many).
+ */
 function nodeKey(n: StackNode): string {
-  if (n.key === undefined) n.key = n.parent === undefined ? '' : `${nodeKey(n.parent)}${frameNumber(n.frame!)},`;
-  return n.key;
+  if (n.key !== undefined) return n.key;
+  const parts: string[] = [];
+  let x = n;
+  for (; x.key === undefined; x = x.parent!) parts.push((x.text!.keyPart ??= `${frameNumber(x.frame!)},`));
+  return (n.key = x.key + parts.reverse().join(''));
 }
 const TAB = 9;
 const SPACE = 32;
@@ -454,7 +464,7 @@ export class TracebackReader {
       if (this.lineFrames.size >= LINE_CACHE) this.lineFrames.clear();
       const kept = last?.line ?? detach(line);
       if (last !== undefined) last.other = undefined;
-      t = { frame: f, line: kept, at: 0, other: last };
+      t = { frame: f, line: kept, at: 0, other: last, keyPart: undefined };
       this.lineFrames.set(kept, t);
     }
     this.frameList.push(t.frame);
