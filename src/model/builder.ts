@@ -33,8 +33,8 @@ export interface GoroutineRecord {
    */
   args?: string[];
   /**
-   * The frames' part of the group key when the reader already has it (`frameNumber` of each frame
-   * followed by ','): the traceback reader keeps it per stack it has seen.
+   * The frames' part of the group key when the reader already has it (`frameKeyPart` of each frame's
+   * `frameNumber`): the traceback reader keeps it per stack it has seen.
    */
   framesKey?: string;
 }
@@ -116,6 +116,23 @@ type Numbered = Frame & { [FRAME_ID]?: number };
  */
 export function detach(s: string): string {
   return s.length < 13 ? s : JSON.parse(JSON.stringify(s));
+}
+
+/**
+ * A frame's part of a stack's group key (`GoroutineRecord.framesKey`): its number as one character
+ * below 0xD000; else a character saying the sign and how many follow, then the number in base
+ * 0x8000, one character per digit. Self-delimiting, so a key is the frames' sequence; one character
+ * a frame, so keys are short to hash (a dump of distinct stacks hashes one per goroutine).
+ */
+export function frameKeyPart(n: number): string {
+  if (n >= 0 && n < 0xd000) return String.fromCharCode(n);
+  let v = Math.abs(n);
+  let digits = '';
+  do {
+    digits = String.fromCharCode(v % 0x8000) + digits;
+    v = Math.floor(v / 0x8000);
+  } while (v > 0);
+  return String.fromCharCode((n < 0 ? 0xf000 : 0xe000) + digits.length) + digits;
 }
 
 /** The number a FrameTable gave `f`; undefined for a frame no table interned. */
@@ -320,7 +337,7 @@ export class SnapshotBuilder {
    */
   private framesKey(frames: readonly Frame[]): string {
     let k = '';
-    for (let i = 0; i < frames.length; i++) k += `${this.frameNo(frames[i])},`;
+    for (let i = 0; i < frames.length; i++) k += frameKeyPart(this.frameNo(frames[i]));
     return k;
   }
 

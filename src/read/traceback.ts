@@ -7,7 +7,7 @@
  * Never drops a goroutine silently: a stack cut by a bad line or by the end of input is still added,
  * `partial`, with a diagnostic.
  */
-import { FrameTable, detach, frameNumber, type GoroutineRecord, type SnapshotBuilder } from '../model/builder.js';
+import { FrameTable, detach, frameKeyPart, frameNumber, type GoroutineRecord, type SnapshotBuilder } from '../model/builder.js';
 import type { AncestorStack, Frame, GroupFlags, WaitKind } from '../model/dump.js';
 import { classifyWait } from '../model/wait.js';
 import { headlessWait } from './excerpt.js';
@@ -64,7 +64,7 @@ interface FrameLine extends MatchText {
   readonly line: string;
   /** The text of the same line before, with another frame (a line after two calls keeps both; a third drops the oldest). */
   other: FrameLine | undefined;
-  /** `frameNumber` of the frame and ',', once asked for (`nodeKey`). */
+  /** `frameKeyPart` of the frame's number, once asked for (`nodeKey`). */
   keyPart: string | undefined;
 }
 
@@ -134,15 +134,15 @@ function kidOf(parent: StackNode, t: FrameLine): StackNode | undefined {
 
 /**
  * The group-key part of the frames from the root to `n` (GoroutineRecord.framesKey): the nearest
- * ancestor's that has one, then each frame's `keyPart`, joined into one flat string. Kept only at
+ * ancestor's that has one, then each frame's `keyPart` (one character each, mostly). Kept only at
  * the nodes goroutines end at (the nodes between keep none: a dump of distinct stacks has many).
  */
 function nodeKey(n: StackNode): string {
   if (n.key !== undefined) return n.key;
-  const parts: string[] = [];
+  let parts = '';
   let x = n;
-  for (; x.key === undefined; x = x.parent!) parts.push((x.text!.keyPart ??= `${frameNumber(x.frame!)},`));
-  return (n.key = x.key + parts.reverse().join(''));
+  for (; x.key === undefined; x = x.parent!) parts = (x.text!.keyPart ??= frameKeyPart(frameNumber(x.frame!)!)) + parts;
+  return (n.key = x.key + parts);
 }
 const TAB = 9;
 const SPACE = 32;
