@@ -153,6 +153,11 @@ describe('SnapshotBuilder', () => {
     const merged = build([{ ...s, wait: 3 }, { ...s, wait: 5 }, { ...s, wait: -1 }, { ...s, wait: 4 }], 2);
     expect(merged.groups[0].wait).toEqual({ min: 3, max: 5, stamped: 3 });
     expect(build([{ ...s, wait: 3 }, { ...s, wait: -1 }], 1).groups[0].wait).toEqual({ min: 3, max: 3, stamped: 1 });
+    // Fields in the order JSON prints them, whichever are present.
+    const all = build([{ ...s, creator: 0, creatorId: 2 }, { ...s, stack: [2], wait: -1 }], 2).groups;
+    expect(Object.keys(all[0])).toEqual(['count', 'state', 'flags', 'waitKind', 'wait', 'frames', 'elidedFrames', 'creator', 'labels', 'goroutineIds', 'ancestors', 'partial']);
+    expect(Object.keys(all[1])).toEqual(['count', 'state', 'flags', 'waitKind', 'frames', 'elidedFrames', 'labels', 'goroutineIds', 'ancestors', 'partial']);
+    expect(Object.keys(all[0].creator!)).toEqual(['func', 'pkg', 'file', 'line', 'goroutineIds']);
     expect(() => ((snap.groups[0].flags as { leaked?: boolean }).leaked = true)).toThrow();
     expect(snap.groups[1].flags).toEqual({});
   });
