@@ -459,12 +459,12 @@ export class SnapshotBuilder {
                 pkg: m.creator.pkg,
                 file: m.creator.file,
                 line: m.creator.line,
-                goroutineIds: m.creatorIds.slice().sort((a, b) => a - b),
+                goroutineIds: sortedIds(m.creatorIds),
               },
             }
           : {}),
         labels: m.labels,
-        goroutineIds: m.ids.slice().sort((a, b) => a - b),
+        goroutineIds: sortedIds(m.ids),
         ancestors: m.ancestors,
         partial: m.partial,
       };
@@ -508,6 +508,11 @@ export class SnapshotBuilder {
     this.pendingLinks = new PairLog();
     return [...counts.values()].sort((a, b) => a.child - b.child || a.parent - b.parent);
   }
+}
+
+/** A copy of `ids`, ascending (without a sort call for one id: a dump of distinct stacks has a group per goroutine). */
+function sortedIds(ids: readonly number[]): number[] {
+  return ids.length < 2 ? ids.slice() : ids.slice().sort((a, b) => a - b);
 }
 
 /** A goroutine's detail; its argument strings detached (they are slices of the input's chunks). */
