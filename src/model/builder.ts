@@ -33,8 +33,8 @@ export interface GoroutineRecord {
    */
   args?: string[];
   /**
-   * The frames' part of the group key when the reader already has it (`frameNumber` of each frame
-   * followed by ','): the traceback reader keeps it per stack it has seen.
+   * The frames' part of the group key when the reader already has it (`frameKeyPart` of each frame's
+   * `frameNumber`): the traceback reader keeps it per stack it has seen.
    */
   framesKey?: string;
 }
@@ -118,6 +118,23 @@ export function detach(s: string): string {
   return s.length < 13 ? s : JSON.parse(JSON.stringify(s));
 }
 
+/**
+ * A frame's part of a stack's group key (`GoroutineRecord.framesKey`): its number as one character
+ * below 0xD000; else a character saying the sign and how many follow, then the number in base
+ * 0x8000, one character per digit. Self-delimiting, so a key is the frames' sequence; one character
+ * a frame, so keys are short to hash (a dump of distinct stacks hashes one per goroutine).
+ */
+export function frameKeyPart(n: number): string {
+  if (n >= 0 && n < 0xd000) return String.fromCharCode(n);
+  let v = Math.abs(n);
+  let digits = '';
+  do {
+    digits = String.fromCharCode(v % 0x8000) + digits;
+    v = Math.floor(v / 0x8000);
+  } while (v > 0);
+  return String.fromCharCode((n < 0 ? 0xf000 : 0xe000) + digits.length) + digits;
+}
+
 /** The number a FrameTable gave `f`; undefined for a frame no table interned. */
 export function frameNumber(f: Frame): number | undefined {
   return (f as Numbered)[FRAME_ID];
@@ -152,6 +169,18 @@ export class FrameTable {
 const NO_FLAGS: GroupFlags = Object.freeze({});
 const NO_LABELS: Readonly<Record<string, string>> = Object.freeze({});
 const NO_ANCESTORS = Object.freeze([]) as unknown as AncestorStack[];
+/** A group's ids before its first (`appended` replaces it). */
+const NO_IDS = Object.freeze([]) as unknown as number[];
+
+/**
+ * `list` with `id` at its end: a new array of one for the first (a push would reserve 17, and most
+ * groups of a dump of distinct stacks hold one goroutine), else the same array.
+ */
+function appended(list: number[], id: number): number[] {
+  if (list.length === 0) return [id];
+  list.push(id);
+  return list;
+}
 
 /** Strings `SnapshotBuilder.keep` remembers at most. */
 const KEPT_STRINGS = 4096;
@@ -236,16 +265,12 @@ export class SnapshotBuilder {
     }
     const cid = g.creator?.goroutineId;
     if (g.id !== undefined) {
-      // A group's first id makes an array of one (a push would reserve 17): most groups of a
-      // dump of distinct stacks hold one goroutine.
-      if (m.ids.length === 0) m.ids = [g.id];
-      else if (m.ids.length < MAX_ID_SAMPLE) m.ids.push(g.id);
+      if (m.ids.length < MAX_ID_SAMPLE) m.ids = appended(m.ids, g.id);
       this.idGroups.push(g.id, m.index);
       if (g.args !== undefined && this.details.length < MAX_DETAILED) this.details.push(detail(g, m.index, g.args, cid));
     }
     if (cid !== undefined) {
-      if (m.creatorIds.length === 0) m.creatorIds = [cid];
-      else if (m.creatorIds.length < MAX_ID_SAMPLE && !m.creatorIds.includes(cid)) m.creatorIds.push(cid);
+      if (m.creatorIds.length < MAX_ID_SAMPLE && !m.creatorIds.includes(cid)) m.creatorIds = appended(m.creatorIds, cid);
       this.pendingLinks.push(cid, m.index);
     }
   }
@@ -296,9 +321,9 @@ export class SnapshotBuilder {
       frames: g.frames,
       elidedFrames: g.elidedFrames ?? 0,
       creator: g.creator && this.keepCreator(g.creator),
-      creatorIds: [],
+      creatorIds: NO_IDS,
       labels: g.labels ?? NO_LABELS,
-      ids: [],
+      ids: NO_IDS,
       ancestors: g.ancestors ?? NO_ANCESTORS,
       partial: g.partial ?? false,
     };
@@ -312,7 +337,7 @@ export class SnapshotBuilder {
    */
   private framesKey(frames: readonly Frame[]): string {
     let k = '';
-    for (let i = 0; i < frames.length; i++) k += `${this.frameNo(frames[i])},`;
+    for (let i = 0; i < frames.length; i++) k += frameKeyPart(this.frameNo(frames[i]));
     return k;
   }
 
@@ -403,8 +428,8 @@ export class SnapshotBuilder {
         if (m.stamped === 0 || p.waitMax > m.waitMax) m.waitMax = p.waitMax;
         m.stamped += p.stamped;
       }
-      for (const id of p.ids) if (m.ids.length < MAX_ID_SAMPLE) m.ids.push(id);
-      for (const id of p.creatorIds) if (m.creatorIds.length < MAX_ID_SAMPLE && !m.creatorIds.includes(id)) m.creatorIds.push(id);
+      for (const id of p.ids) if (m.ids.length < MAX_ID_SAMPLE) m.ids = appended(m.ids, id);
+      for (const id of p.creatorIds) if (m.creatorIds.length < MAX_ID_SAMPLE && !m.creatorIds.includes(id)) m.creatorIds = appended(m.creatorIds, id);
     }
     this.total += part.total;
     if (part.truncated) this.truncated = true;
@@ -434,12 +459,12 @@ export class SnapshotBuilder {
                 pkg: m.creator.pkg,
                 file: m.creator.file,
                 line: m.creator.line,
-                goroutineIds: m.creatorIds.slice().sort((a, b) => a - b),
+                goroutineIds: sortedIds(m.creatorIds),
               },
             }
           : {}),
         labels: m.labels,
-        goroutineIds: m.ids.slice().sort((a, b) => a - b),
+        goroutineIds: sortedIds(m.ids),
         ancestors: m.ancestors,
         partial: m.partial,
       };
@@ -483,6 +508,11 @@ export class SnapshotBuilder {
     this.pendingLinks = new PairLog();
     return [...counts.values()].sort((a, b) => a.child - b.child || a.parent - b.parent);
   }
+}
+
+/** A copy of `ids`, ascending (without a sort call for one id: a dump of distinct stacks has a group per goroutine). */
+function sortedIds(ids: readonly number[]): number[] {
+  return ids.length < 2 ? ids.slice() : ids.slice().sort((a, b) => a - b);
 }
 
 /** A goroutine's detail; its argument strings detached (they are slices of the input's chunks). */

@@ -51,7 +51,7 @@ export interface MatchNode {
   held: number;
 }
 
-type WalkFn = (p: number, end: number, node: number, max: number) => number;
+type WalkFn = (p: number, end: number, node: number, max: number, budget: number) => number;
 
 /** What this file uses of the WebAssembly API (typed here: the build's `lib` is the language's, not the DOM's). */
 interface WasmMemory {
@@ -86,7 +86,9 @@ const PAGE = 65536;
 /** Layout of the memory (frame-match.wat). */
 const RESULT = PIECE;
 const CREATOR_MATCHED = RESULT + 8;
-const NEW_TEXT = RESULT + 12;
+const NEW_TEXTS = RESULT + 12;
+/** The frame texts of the new nodes of a walk. */
+const TEXTS = 98336;
 const CREATOR_ID = RESULT + 16;
 const TAKEN = RESULT + 24;
 /** Where the table of frame texts is and its mask, and the creator tried at nodes without one (frame-match.wat). */
@@ -116,11 +118,12 @@ export interface Walk {
   /** The N of ` in goroutine N`, when `creator` and the lines have it. */
   creatorId: number;
   /**
-   * The last frame taken is one no kid of `last()` has, of this text (read before elsewhere in the
-   * trie): the caller makes that kid, and walks on from it. Undefined: `last()` is the last frame's node.
+   * The last `texts` frames taken are not in the trie, but their texts were read before elsewhere in
+   * it (`text(i)`): the caller makes their nodes, each the kid of the one before, from `last()`.
    */
-  text: MatchText | undefined;
-  /** The node of the last frame taken (when `count` > 0), or its parent when `text`. */
+  texts: number;
+  text(i: number): MatchText;
+  /** The node of the last frame taken that is in the trie (when `count` > `texts`). */
   last(): MatchNode;
   /** The lines that matched, when `creator`. */
   creatorLines(): CreatorLines;
@@ -135,7 +138,7 @@ export class FrameMatcher implements Walk {
   private ints: Int32Array;
   private top = NODES;
   private readonly nodes: MatchNode[] = [];
-  private readonly texts: MatchText[] = [];
+  private readonly textList: MatchText[] = [];
   private readonly creators: CreatorLines[] = [];
   private readonly addTextFn: (text: number) => void;
   /** `Bytes.serial` of the piece in memory, and its length. */
@@ -146,7 +149,7 @@ export class FrameMatcher implements Walk {
   end = 0;
   creator = false;
   creatorId = 0;
-  text: MatchText | undefined = undefined;
+  texts = 0;
 
   private constructor(exports: WasmExports) {
     this.memory = exports.memory;
@@ -159,11 +162,6 @@ export class FrameMatcher implements Walk {
     this.ints.fill(0, table >> 2, (table >> 2) + TEXT_BUCKETS);
     this.ints[TEXT_TABLE >> 2] = table;
     this.ints[TEXT_MASK >> 2] = TEXT_BUCKETS - 1;
-  }
-
-  /** Frames are no longer looked up by their text (`Walk.text`): the caller makes no more nodes. */
-  noMoreNodes(): void {
-    this.ints[TEXT_TABLE >> 2] = 0;
   }
 
   /** Creator lines tried at the end of a walk to a node that has none, or whose own did not match. */
@@ -180,24 +178,28 @@ export class FrameMatcher implements Walk {
   }
 
   /**
-   * From `node` at `start` of `b`'s piece, the frames of its known descendants that follow (see
-   * frame-match.wat); the result in this object (`Walk`) until the next walk.
+   * From `node` at `start` of `b`'s piece, the frames of its known descendants that follow, then at
+   * most `budget` frames of texts read before (see frame-match.wat); the result in this object
+   * (`Walk`) until the next walk.
    */
-  walk(b: Bytes, start: number, node: MatchNode): Walk {
+  walk(b: Bytes, start: number, node: MatchNode, budget: number): Walk {
     if (this.loaded !== b.serial) {
       this.bytes.set(b.buf.subarray(b.start, b.end), 0);
       this.loaded = b.serial;
       this.length = b.end - b.start;
     }
     this.hold(node);
-    this.count = this.walkFn(start, this.length, node.at, MAX_WALK);
+    this.count = this.walkFn(start, this.length, node.at, MAX_WALK, budget);
     const ints = this.ints;
     this.end = ints[RESULT >> 2];
     this.creator = ints[CREATOR_MATCHED >> 2] !== 0;
     if (this.creator) this.creatorId = this.floats[CREATOR_ID >> 3];
-    const text = ints[NEW_TEXT >> 2];
-    this.text = text === 0 ? undefined : this.texts[ints[(text >> 2) + 5]];
+    this.texts = ints[NEW_TEXTS >> 2];
     return this;
+  }
+
+  text(i: number): MatchText {
+    return this.textList[this.ints[(this.ints[(TEXTS >> 2) + i] >> 2) + 5]];
   }
 
   creatorLines(): CreatorLines {
@@ -288,10 +290,10 @@ export class FrameMatcher implements Walk {
     ints[i + 2] = t.frame.inlined ? 1 : 0;
     ints[i + 3] = 0;
     ints[i + 4] = 0;
-    ints[i + 5] = this.texts.length;
+    ints[i + 5] = this.textList.length;
     ints[i + 6] = 0;
     ints[i + 7] = text;
-    this.texts.push(t);
+    this.textList.push(t);
     this.addTextFn(at);
     return (t.at = at);
   }

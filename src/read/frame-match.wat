@@ -5,9 +5,9 @@
 ;; scripts/build-wasm.mjs.
 ;;
 ;; Memory: [0, 65536) the piece of input being read; at 65536 the walk's result: end offset, last
-;; node, the creator whose lines matched (its id + 1, 0: none), the frame text of a new node (below),
+;; node, the creator whose lines matched (its id + 1, 0: none), how many frames of new nodes (below),
 ;; (at 65552) the creator's goroutine id as f64, then (from 65560) per frame taken: the offset of its
-;; call line's `(` and of its newline. At 131040: where the table of frame texts is (0: none), its
+;; call line's `(` and of its newline; from 98336 the frame texts of new nodes. At 131040: where the table of frame texts is (0: none), its
 ;; mask, the creator tried at nodes without one (0: none). From 131072 the nodes. A node: head
 ;; length, line length, flags (1: inlined), first child, next sibling (node offsets, 0: none), id
 ;; (the reader's), creator (offset, 0: none), text (offset of its head (`func(`) and line (file line
@@ -201,6 +201,10 @@
   (func $text (param $p i32) (param $end i32) (result i32)
     (local $a i32) (local $b i32) (local $t i32) (local $nl i32)
     (if (i32.eqz (i32.load (i32.const 131040))) (then (return (i32.const 0))))
+    ;; Where a goroutine of a known stack ends (its `created by` or blank line), no lookup: the line
+    ;; is not a frame (bytes past $end may be compared here: a wrong guess only leaves the line to the reader).
+    (if (i32.eq (i32.load8_u (local.get $p)) (i32.const 10)) (then (return (i32.const 0))))
+    (if (i64.eq (i64.load align=1 (local.get $p)) (i64.const 0x2064657461657263)) (then (return (i32.const 0))))
     (local.set $a (call $newline (local.get $p) (local.get $end)))
     (if (i32.lt_s (local.get $a) (i32.const 0)) (then (return (i32.const 0))))
     (local.set $a (i32.add (local.get $a) (i32.const 1)))
@@ -230,25 +234,28 @@
     (local.get $q))
 
   ;; From node $r at $p, as many frames as follow one of the known children of each node in turn (the
-  ;; first child that matches, as the reader decides), at most $max. A frame that no child matches
-  ;; but whose text is in the table is taken too, and ends the walk: the reader makes its node (the
-  ;; text goes to 65548). Else, if the last node has a creator (or there is one for nodes without),
-  ;; its lines and the blank line after them. Returns how many frames; the result area holds the
-  ;; offset after the last line taken, the last node and which creator matched.
-  (func (export "walk") (param $p i32) (param $end i32) (param $r i32) (param $max i32) (result i32)
-    (local $n i32) (local $k i32) (local $nl i32) (local $out i32) (local $c i32) (local $t i32)
+  ;; first child that matches, as the reader decides), at most $max. Where no child matches, frames
+  ;; whose text is in the table are taken too, at most $budget of them: the reader makes their nodes,
+  ;; in a chain under the last node (their texts from 98336 on, their count to 65548). Then, if the
+  ;; last node has a creator (or there is one for nodes without), its lines and the blank line after
+  ;; them. Returns how many frames; the result area holds the offset after the last line taken, the
+  ;; last node and which creator matched.
+  (func (export "walk") (param $p i32) (param $end i32) (param $r i32) (param $max i32) (param $budget i32) (result i32)
+    (local $n i32) (local $k i32) (local $nl i32) (local $out i32) (local $c i32) (local $t i32) (local $nt i32)
     (local.set $out (i32.const 65560))
-    (i32.store (i32.const 65548) (i32.const 0))
     (block $stop
       (loop $frames
         (br_if $stop (i32.ge_u (local.get $n) (local.get $max)))
         (br_if $stop (i32.ge_u (local.get $p) (local.get $end)))
-        (local.set $k (i32.load (i32.add (local.get $r) (i32.const 12))))
+        ;; After a new frame text, the frames that follow are new too: only the table is asked.
+        (local.set $k (if (result i32) (local.get $nt) (then (i32.const 0)) (else (i32.load (i32.add (local.get $r) (i32.const 12))))))
+        (local.set $t (i32.const 0))
         (block $found
           (loop $kids
             (if (i32.eqz (local.get $k))
               (then
                 ;; No child: a frame text read before, at a new place of the trie.
+                (br_if $stop (i32.ge_u (local.get $nt) (local.get $budget)))
                 (local.set $t (call $text (local.get $p) (local.get $end)))
                 (br_if $stop (i32.eqz (local.get $t)))
                 (local.set $k (local.get $t))
@@ -265,14 +272,16 @@
         (local.set $n (i32.add (local.get $n) (i32.const 1)))
         (if (local.get $t)
           (then
-            (i32.store (i32.const 65548) (local.get $t))
-            (br $stop)))
-        (local.set $r (local.get $k))
+            (i32.store (i32.add (i32.const 98336) (i32.shl (local.get $nt) (i32.const 2))) (local.get $t))
+            (local.set $nt (i32.add (local.get $nt) (i32.const 1))))
+          (else (local.set $r (local.get $k))))
         (br $frames)))
+    (i32.store (i32.const 65548) (local.get $nt))
     (i32.store (i32.const 65544) (i32.const 0))
-    (if (i32.and (i32.eqz (local.get $t)) (i32.lt_u (local.get $n) (local.get $max)))
+    (if (i32.lt_u (local.get $n) (local.get $max))
       (then
-        (local.set $c (i32.load (i32.add (local.get $r) (i32.const 24))))
+        ;; The nodes of new frame texts have no creator yet.
+        (local.set $c (if (result i32) (local.get $nt) (then (i32.const 0)) (else (i32.load (i32.add (local.get $r) (i32.const 24))))))
         (local.set $nl (call $creatorOf (local.get $p) (local.get $end) (local.get $c)))
         (if (i32.and (i32.lt_s (local.get $nl) (i32.const 0)) (i32.ne (local.get $c) (i32.load (i32.const 131048))))
           (then (local.set $nl (call $creatorOf (local.get $p) (local.get $end) (i32.load (i32.const 131048))))))

@@ -7,7 +7,7 @@
  * Never drops a goroutine silently: a stack cut by a bad line or by the end of input is still added,
  * `partial`, with a diagnostic.
  */
-import { FrameTable, detach, frameNumber, type GoroutineRecord, type SnapshotBuilder } from '../model/builder.js';
+import { FrameTable, detach, frameKeyPart, frameNumber, type GoroutineRecord, type SnapshotBuilder } from '../model/builder.js';
 import type { AncestorStack, Frame, GroupFlags, WaitKind } from '../model/dump.js';
 import { classifyWait } from '../model/wait.js';
 import { headlessWait } from './excerpt.js';
@@ -64,6 +64,8 @@ interface FrameLine extends MatchText {
   readonly line: string;
   /** The text of the same line before, with another frame (a line after two calls keeps both; a third drops the oldest). */
   other: FrameLine | undefined;
+  /** `frameKeyPart` of the frame's number, once asked for (`nodeKey`). */
+  keyPart: string | undefined;
 }
 
 /**
@@ -104,6 +106,8 @@ interface NodeCreator extends CreatorLines {
   readonly pkg: string;
   readonly file: string;
   readonly line: number;
+  /** The creator of every goroutine these lines end, when they name no goroutine (one object, read only). */
+  readonly creator: GoroutineRecord['creator'];
 }
 
 /** The frames from the root of the trie to `n`, in a new array. */
@@ -128,9 +132,17 @@ function kidOf(parent: StackNode, t: FrameLine): StackNode | undefined {
   return k !== undefined && k.frame === t.frame ? k : undefined;
 }
 
+/**
+ * The group-key part of the frames from the root to `n` (GoroutineRecord.framesKey): the nearest
+ * ancestor's that has one, then each frame's `keyPart` (one character each, mostly). Kept only at
+ * the nodes goroutines end at (the nodes between keep none: a dump of distinct stacks has many).
+ */
 function nodeKey(n: StackNode): string {
-  if (n.key === undefined) n.key = n.parent === undefined ? '' : `${nodeKey(n.parent)}${frameNumber(n.frame!)},`;
-  return n.key;
+  if (n.key !== undefined) return n.key;
+  let parts = '';
+  let x = n;
+  for (; x.key === undefined; x = x.parent!) parts = (x.text!.keyPart ??= frameKeyPart(frameNumber(x.frame!)!)) + parts;
+  return (n.key = x.key + parts);
 }
 const TAB = 9;
 const SPACE = 32;
@@ -465,7 +477,7 @@ export class TracebackReader {
       if (this.lineFrames.size >= LINE_CACHE) this.lineFrames.clear();
       const kept = last?.line ?? detach(line);
       if (last !== undefined) last.other = undefined;
-      t = { frame: f, line: kept, at: 0, other: last };
+      t = { frame: f, line: kept, at: 0, other: last, keyPart: undefined };
       this.lineFrames.set(kept, t);
     }
     this.frameList.push(t.frame);
@@ -480,12 +492,13 @@ export class TracebackReader {
   private newKid(parent: StackNode, t: FrameLine): StackNode | undefined {
     if (this.nodes >= TRIE_NODES) return undefined;
     const k: StackNode = { frame: t.frame, line: t.line, text: t, parent, kids: undefined, more: undefined, key: undefined, at: 0, held: 0, creatorLines: undefined, ended: 0, path: undefined, waitState: undefined, waitKind: undefined };
-    // The matcher makes no node of its own: it stops looking frames up by their text when the trie is full.
-    if (++this.nodes === TRIE_NODES) this.matcher?.noMoreNodes();
+    this.nodes++;
     const kids = parent.kids;
     // Arrays of the length needed while few (a push reserves 17): most nodes have one to four kids.
     if (kids === undefined) parent.kids = [k];
-    else if (kids.length < 4) parent.kids = kids.concat(k);
+    else if (kids.length === 1) parent.kids = [kids[0], k];
+    else if (kids.length === 2) parent.kids = [kids[0], kids[1], k];
+    else if (kids.length === 3) parent.kids = [kids[0], kids[1], kids[2], k];
     else if (kids.length < KIDS) kids.push(k);
     else (parent.more ??= new Map()).set(t.line, k);
     return k;
@@ -521,29 +534,26 @@ export class TracebackReader {
     // A goroutine writing a debug=2 dump may start the next dump (`call`): left to the line path.
     const base = this.frameList.length;
     if (base === 0 && g.state === 'running') return start;
-    if (this.matcher === undefined) {
-      this.matcher = FrameMatcher.create() ?? null;
-      if (this.nodes >= TRIE_NODES) this.matcher?.noMoreNodes();
-    }
+    if (this.matcher === undefined) this.matcher = FrameMatcher.create() ?? null;
     const m = this.matcher;
     if (m === null) return start;
     let p = start;
     let taken = 0;
     const args = this.gArgs;
     for (;;) {
-      const w = m.walk(bytes, p, node);
+      // New nodes at most as many as the trie may still hold (`newKid` makes each).
+      const w = m.walk(bytes, p, node, TRIE_NODES - this.nodes);
       if (w.count > 0) {
         if (args !== undefined) for (let i = 0; i < w.count; i++) args[base + taken + i] = w.args(s, bytes, i);
         node = w.last() as StackNode;
         taken += w.count;
+        // Frame texts read elsewhere in the trie, new here: their nodes are made as `file` would.
+        for (let i = 0; i < w.texts; i++) {
+          const t = w.text(i) as FrameLine;
+          node = kidOf(node, t) ?? this.newKid(node, t)!;
+        }
       }
       p = w.end;
-      const t = w.text as FrameLine | undefined;
-      if (t !== undefined) {
-        // A frame text read elsewhere in the trie, new here: its node is made as `file` would, and the walk goes on from it.
-        node = kidOf(node, t) ?? this.newKid(node, t)!;
-        continue;
-      }
       if (w.creator) {
         // The whole goroutine: its frames are those of every goroutine read to its end here.
         g.frames = this.frameList = node.path ??= framesTo(node);
@@ -610,9 +620,7 @@ export class TracebackReader {
 
   /** The goroutine's creator was its stack node's (with `id`), and the blank line `no` ends it. */
   private knownCreator(c: NodeCreator, id: number, no: number): void {
-    this.g!.creator = c.withId
-      ? { func: c.func, pkg: c.pkg, file: c.file, line: c.line, goroutineId: id }
-      : { func: c.func, pkg: c.pkg, file: c.file, line: c.line };
+    this.g!.creator = c.withId ? { func: c.func, pkg: c.pkg, file: c.file, line: c.line, goroutineId: id } : c.creator;
     this.finish(no);
     this.state = IDLE;
   }
@@ -693,7 +701,11 @@ export class TracebackReader {
     const withId = c.goroutineId !== undefined;
     const head = `created by ${c.func}`;
     if (this.creatorText !== (withId ? `${head} in goroutine ${c.goroutineId}` : head)) return undefined;
-    return { head: detach(head), withId, fileLine: detach(fileLine), func: detach(c.func), pkg: detach(c.pkg), file: detach(c.file), line: c.line, at: 0 };
+    const func = detach(c.func);
+    const pkg = detach(c.pkg);
+    const file = detach(c.file);
+    const creator = withId ? undefined : { func, pkg, file, line: c.line };
+    return { head: detach(head), withId, fileLine: detach(fileLine), func, pkg, file, line: c.line, creator, at: 0 };
   }
 
   private afterCreator(line: string, no: number): boolean {
@@ -754,6 +766,15 @@ export class TracebackReader {
     this.node = undefined;
   }
 
+  /** The last state `keptState` detached. */
+  private lastState = '';
+
+  /** `detach(state)`, once for a run of goroutines in one state (the nodes of new stacks keep it). */
+  private keptState(state: string): string {
+    if (state !== this.lastState) this.lastState = detach(state);
+    return this.lastState;
+  }
+
   /** The goroutine is complete (or cut short: `problem`); add it to its snapshot. */
   private finish(no: number, problem?: string): void {
     const g = this.g;
@@ -769,7 +790,7 @@ export class TracebackReader {
     else {
       g.waitKind = classifyWait(g.state, g.frames, 'debug2');
       if (known) {
-        node.waitState = detach(g.state);
+        node.waitState = this.keptState(g.state);
         node.waitKind = g.waitKind;
       }
     }

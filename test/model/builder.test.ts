@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FrameTable, SnapshotBuilder, type GoroutineRecord } from '../../src/model/builder.js';
+import { FrameTable, SnapshotBuilder, frameKeyPart, type GoroutineRecord } from '../../src/model/builder.js';
 import type { Frame, Group, Snapshot } from '../../src/model/dump.js';
 import { MAX_ID_SAMPLE } from '../../src/model/dump.js';
 
@@ -153,7 +153,32 @@ describe('SnapshotBuilder', () => {
     const merged = build([{ ...s, wait: 3 }, { ...s, wait: 5 }, { ...s, wait: -1 }, { ...s, wait: 4 }], 2);
     expect(merged.groups[0].wait).toEqual({ min: 3, max: 5, stamped: 3 });
     expect(build([{ ...s, wait: 3 }, { ...s, wait: -1 }], 1).groups[0].wait).toEqual({ min: 3, max: 3, stamped: 1 });
+    // Fields in the order JSON prints them, whichever are present.
+    const all = build([{ ...s, creator: 0, creatorId: 2 }, { ...s, stack: [2], wait: -1 }], 2).groups;
+    expect(Object.keys(all[0])).toEqual(['count', 'state', 'flags', 'waitKind', 'wait', 'frames', 'elidedFrames', 'creator', 'labels', 'goroutineIds', 'ancestors', 'partial']);
+    expect(Object.keys(all[1])).toEqual(['count', 'state', 'flags', 'waitKind', 'frames', 'elidedFrames', 'labels', 'goroutineIds', 'ancestors', 'partial']);
+    expect(Object.keys(all[0].creator!)).toEqual(['func', 'pkg', 'file', 'line', 'goroutineIds']);
     expect(() => ((snap.groups[0].flags as { leaked?: boolean }).leaked = true)).toThrow();
     expect(snap.groups[1].flags).toEqual({});
   });
+
+  it('keys stacks by frame numbers without two sequences sharing a key (frameKeyPart)', () => {
+    const number = fc.oneof(fc.integer({ min: 0, max: 0xd100 }), fc.integer({ min: -70000, max: -1 }), fc.integer({ min: 0, max: 2 ** 40 }));
+    const key = (ns: number[]): string => ns.map(frameKeyPart).join('');
+    fc.assert(
+      fc.property(fc.array(number, { maxLength: 6 }), fc.array(number, { maxLength: 6 }), (a, b) => {
+        expect(key(a) === key(b)).toBe(a.length === b.length && a.every((x, i) => x === b[i]));
+      }),
+      { numRuns: 2000 },
+    );
+    // Near the edges: one character below 0xD000, none of them a surrogate.
+    for (const n of [0, 0xcfff, 0xd000, 0xdfff, 0x7fff, 0x8000, -1, 2 ** 31, 2 ** 40]) {
+      expect(/[\ud800-\udfff]/.test(frameKeyPart(n))).toBe(false);
+      expect(frameKeyPart(n).length === 1).toBe(n >= 0 && n < 0xd000);
+    }
+    expect(new Set([0xcfff, 0xd000, 0xd001, 0x10000, -0xd000, 2 ** 40].map((n) => key([n, 5]))).size).toBe(6);
+    // A long number's digits are not a shorter number and a frame of its own.
+    expect(key([2 ** 30 + 20480 * 2 ** 15 + 7])).not.toBe(key([2 ** 15 + 20480, 7]));
+  });
 });
+
