@@ -548,9 +548,13 @@ export class TracebackReader {
         node = w.last() as StackNode;
         taken += w.count;
         // Frame texts read elsewhere in the trie, new here: their nodes are made as `file` would.
+        // A kid already made was not held by the matcher: it is now, with its siblings, or every
+        // later goroutine of this stack would come this way (a text lookup and a search of the kids).
         for (let i = 0; i < w.texts; i++) {
           const t = w.text(i) as FrameLine;
-          node = kidOf(node, t) ?? this.newKid(node, t)!;
+          const kid = kidOf(node, t);
+          if (kid !== undefined) m.holdKids(node);
+          node = kid ?? this.newKid(node, t)!;
         }
       }
       p = w.end;

@@ -14,6 +14,7 @@ import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Dump } from '../../src/model/dump.js';
+import { FrameMatcher } from '../../src/read/frame-match.js';
 import { LineSplitter, type PieceMode } from '../../src/read/lines.js';
 import { textReader } from '../../src/read/text-input.js';
 import { TracebackReader } from '../../src/read/traceback.js';
@@ -99,6 +100,26 @@ describe('known frames from bytes = line by line', () => {
     read(bytes, 1 << 20, true);
     const lines = bytes.toString('latin1').split('\n').length;
     expect(taken).toBeGreaterThan(lines / 2);
+  });
+
+  it('holds a kid met by its frame text: later goroutines of its stack walk to it directly', () => {
+    // (Without: every goroutine of such a stack took the text lookup and a search of the kids.)
+    let walks = 0;
+    let byTexts = 0;
+    const walk = FrameMatcher.prototype.walk;
+    FrameMatcher.prototype.walk = function (this: FrameMatcher, ...a: Parameters<typeof walk>) {
+      const w = walk.apply(this, a);
+      walks++;
+      if (w.texts > 0) byTexts++;
+      return w;
+    };
+    try {
+      read(content(join(SAMPLES, 'apiproxy-leak', 'goroutine.debug2.txt')), 1 << 20, true);
+    } finally {
+      FrameMatcher.prototype.walk = walk;
+    }
+    expect(walks).toBeGreaterThan(1000);
+    expect(byTexts).toBeLessThan(10);
   });
 
   it('read most headers of a dump of known stacks from bytes, between goroutines', () => {
