@@ -54,12 +54,39 @@
   ;; arguments hold no parenthesis but the closing one, just before the newline, `(...)` exactly when
   ;; the node is inlined, and the next line is the node's line. The offset of that newline, or -1.
   (func $frame (param $p i32) (param $end i32) (param $k i32) (result i32)
-    (local $hn i32) (local $t i32) (local $q i32) (local $c i32) (local $a i32) (local $w i64) (local $x i64) (local $y i64) (local $z i64)
+    (local $hn i32) (local $t i32) (local $q i32) (local $c i32) (local $a i32) (local $w i64) (local $x i64) (local $y i64) (local $z i64) (local $sa i32) (local $sb i32) (local $sn i32) (local $ln i32)
     (local.set $hn (i32.load (local.get $k)))
     (if (i32.gt_u (i32.add (local.get $p) (local.get $hn)) (local.get $end)) (then (return (i32.const -1))))
     (local.set $t (i32.load offset=28 (local.get $k)))
-    (if (i32.eqz (call $same (local.get $p) (local.get $t) (local.get $hn)))
-      (then (return (i32.const -1))))
+    ;; The head: $same, inlined (V8 does not inline small WebAssembly functions).
+    (local.set $sa (local.get $p))
+    (local.set $sb (local.get $t))
+    (local.set $sn (local.get $hn))
+    (block $headTail
+      (loop $headWords
+        (br_if $headTail (i32.lt_u (local.get $sn) (i32.const 8)))
+        (if (i64.ne (i64.load align=1 (local.get $sa)) (i64.load align=1 (local.get $sb)))
+          (then (return (i32.const -1))))
+        (local.set $sa (i32.add (local.get $sa) (i32.const 8)))
+        (local.set $sb (i32.add (local.get $sb) (i32.const 8)))
+        (local.set $sn (i32.sub (local.get $sn) (i32.const 8)))
+        (br $headWords)))
+    (if (i32.ge_u (local.get $hn) (i32.const 8))
+      (then
+        (if (i64.ne
+              (i64.load align=1 (i32.sub (i32.add (local.get $sa) (local.get $sn)) (i32.const 8)))
+              (i64.load align=1 (i32.sub (i32.add (local.get $sb) (local.get $sn)) (i32.const 8))))
+          (then (return (i32.const -1)))))
+      (else
+        (block $headDone
+          (loop $headBytes
+            (br_if $headDone (i32.eqz (local.get $sn)))
+            (if (i32.ne (i32.load8_u (local.get $sa)) (i32.load8_u (local.get $sb)))
+              (then (return (i32.const -1))))
+            (local.set $sa (i32.add (local.get $sa) (i32.const 1)))
+            (local.set $sb (i32.add (local.get $sb) (i32.const 1)))
+            (local.set $sn (i32.sub (local.get $sn) (i32.const 1)))
+            (br $headBytes)))))
     (local.set $a (i32.sub (i32.add (local.get $p) (local.get $hn)) (i32.const 1)))
     (local.set $q (i32.add (local.get $a) (i32.const 1)))
     (block $nl
@@ -100,11 +127,36 @@
       (then (return (i32.const -1))))
     (if (i32.gt_u (i32.add (i32.add (local.get $q) (i32.const 1)) (i32.load (i32.add (local.get $k) (i32.const 4)))) (local.get $end))
       (then (return (i32.const -1))))
-    (if (i32.eqz (call $same
-          (i32.add (local.get $q) (i32.const 1))
-          (i32.add (local.get $t) (local.get $hn))
-          (i32.load (i32.add (local.get $k) (i32.const 4)))))
-      (then (return (i32.const -1))))
+    ;; The file line: $same, inlined.
+    (local.set $ln (i32.load (i32.add (local.get $k) (i32.const 4))))
+    (local.set $sa (i32.add (local.get $q) (i32.const 1)))
+    (local.set $sb (i32.add (local.get $t) (local.get $hn)))
+    (local.set $sn (local.get $ln))
+    (block $lineTail
+      (loop $lineWords
+        (br_if $lineTail (i32.lt_u (local.get $sn) (i32.const 8)))
+        (if (i64.ne (i64.load align=1 (local.get $sa)) (i64.load align=1 (local.get $sb)))
+          (then (return (i32.const -1))))
+        (local.set $sa (i32.add (local.get $sa) (i32.const 8)))
+        (local.set $sb (i32.add (local.get $sb) (i32.const 8)))
+        (local.set $sn (i32.sub (local.get $sn) (i32.const 8)))
+        (br $lineWords)))
+    (if (i32.ge_u (local.get $ln) (i32.const 8))
+      (then
+        (if (i64.ne
+              (i64.load align=1 (i32.sub (i32.add (local.get $sa) (local.get $sn)) (i32.const 8)))
+              (i64.load align=1 (i32.sub (i32.add (local.get $sb) (local.get $sn)) (i32.const 8))))
+          (then (return (i32.const -1)))))
+      (else
+        (block $lineDone
+          (loop $lineBytes
+            (br_if $lineDone (i32.eqz (local.get $sn)))
+            (if (i32.ne (i32.load8_u (local.get $sa)) (i32.load8_u (local.get $sb)))
+              (then (return (i32.const -1))))
+            (local.set $sa (i32.add (local.get $sa) (i32.const 1)))
+            (local.set $sb (i32.add (local.get $sb) (i32.const 1)))
+            (local.set $sn (i32.sub (local.get $sn) (i32.const 1)))
+            (br $lineBytes)))))
     (local.get $q))
 
   ;; The creator lines of record $c at $p, then a blank line: the offset after it, or -1. The
