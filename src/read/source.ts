@@ -92,7 +92,8 @@ export async function* readFileChunks(path: string, start?: number, end?: number
   } catch (e) {
     throw unreadable(path, e);
   }
-  const ahead: Promise<Buffer>[] = [];
+  /** Reads in flight, in file order, with the bytes each asked for. */
+  const ahead: { read: Promise<Buffer>; n: number }[] = [];
   try {
     const st = await fh.stat();
     // Not a regular file, or one that says it is empty (procfs and sysfs files have content all the
@@ -108,25 +109,33 @@ export async function* readFileChunks(path: string, start?: number, end?: number
       if (pos >= stop) return;
       const n = Math.min(READ_BYTES, stop - pos);
       const buf = free.pop() ?? Buffer.allocUnsafeSlow(READ_BYTES);
-      ahead.push(
-        fh.read(buf, 0, n, pos).then((r) => {
-          const chunk = r.bytesRead === READ_BYTES ? buf : buf.subarray(0, r.bytesRead);
-          if (lend) lent.set(chunk, { buf, free });
-          return chunk;
-        }),
-      );
+      const read = fh.read(buf, 0, n, pos).then((r) => {
+        const chunk = r.bytesRead === READ_BYTES ? buf : buf.subarray(0, r.bytesRead);
+        if (lend) lent.set(chunk, { buf, free });
+        return chunk;
+      });
+      // Handled here too: a read that fails while an earlier chunk is being read is not an unhandled
+      // rejection (the process would end); its error is thrown when its turn comes.
+      read.catch(() => undefined);
+      ahead.push({ read, n });
       pos += n;
     };
     for (let i = 0; i < READS_AHEAD; i++) readNext();
     while (ahead.length > 0) {
+      const { read, n } = ahead.shift()!;
       let chunk: Buffer;
       try {
-        chunk = await ahead.shift()!;
+        chunk = await read;
       } catch (e) {
         throw unreadable(path, e);
       }
-      // A file cut shorter while it is read ends where its bytes end.
       if (chunk.byteLength === 0) break;
+      // A short read is the file's end (it was cut while read): nothing after it, not even what a
+      // read in flight may find there if the file grew again.
+      if (chunk.byteLength < n) {
+        yield chunk;
+        break;
+      }
       // The next read starts after this chunk is taken, and before it is read: a buffer given back
       // while it was read (releaseChunk) takes the read after.
       readNext();
@@ -134,7 +143,7 @@ export async function* readFileChunks(path: string, start?: number, end?: number
     }
   } finally {
     // Reads still in flight (the reader stopped early, or a read failed) end before the file closes.
-    await Promise.allSettled(ahead);
+    await Promise.allSettled(ahead.map((a) => a.read));
     await fh.close().catch(() => undefined);
   }
 }
