@@ -177,22 +177,25 @@ export class TextDumpReader implements TracebackHost {
       const end = tb.takeKnownFrames(s, p, bytes, no);
       if (end === p) break;
       no += tb.takenLines;
-      this.chars += end - p;
-      this.lastNo = no;
       // The last line that is not blank belongs to the snapshot (as in `text`).
-      if (this.cur) this.cur.last = no - (tb.takenEnd ? 1 : 0);
+      this.took(end - p, no, no - (tb.takenEnd ? 1 : 0));
       p = end;
       if (!tb.takenEnd) break;
       const next = tb.takeHeader(bytes, p, no + 1);
       if (next === p) break;
       no++;
-      this.chars += next - p;
-      this.lastNo = no;
-      if (this.cur) this.cur.last = no;
+      this.took(next - p, no, no);
       p = next;
     }
     this.blockLines = no - lineNo;
     return p;
+  }
+
+  /** `chars` characters of a block taken, up to line `no`; `last`: the last of them that is not blank. */
+  private took(chars: number, no: number, last: number): void {
+    this.chars += chars;
+    this.lastNo = no;
+    if (this.cur) this.cur.last = last;
   }
 
   /** Lines reach the traceback reader as they are: no prefix, escaping, test2json or other reader in between. */

@@ -8,7 +8,7 @@
  * a function name that is not ASCII, other `created by` lines, a goroutine cut by the end of the input.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
@@ -18,7 +18,7 @@ import { FrameMatcher } from '../../src/read/frame-match.js';
 import { LineSplitter, type PieceMode } from '../../src/read/lines.js';
 import { textReader } from '../../src/read/text-input.js';
 import { TracebackReader } from '../../src/read/traceback.js';
-import { CORPUS, REPO, SAMPLES, corpusFiles } from '../helpers/paths.js';
+import { CORPUS, REPO, SAMPLES, corpusFiles, filesUnder } from '../helpers/paths.js';
 
 /** Lines the byte path took, summed over the reads of a test (so that no test passes without it). */
 let taken = 0;
@@ -71,15 +71,8 @@ function same(bytes: Buffer, chunks: readonly number[]): void {
   for (const c of chunks) for (const mode of MODES) expect(read(bytes, c, true, mode)).toEqual(lines);
 }
 
-function textFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const e of readdirSync(dir)) {
-    const p = join(dir, e);
-    if (statSync(p).isDirectory()) out.push(...textFiles(p));
-    else if (/\.(txt|log|out)(\.gz)?$/.test(e)) out.push(p);
-  }
-  return out;
-}
+/** Dumps as text, gzipped or not. */
+const TEXT = /\.(txt|log|out)(\.gz)?$/;
 
 function content(path: string): Buffer {
   const b = readFileSync(path);
@@ -87,8 +80,8 @@ function content(path: string): Buffer {
 }
 
 describe('known frames from bytes = line by line', () => {
-  const samples = textFiles(SAMPLES).filter((p) => !p.includes('/excerpts/'));
-  const corpus = corpusFiles().map((f) => join(CORPUS, f)).filter((p) => /\.(txt|log|out)(\.gz)?$/.test(p));
+  const samples = filesUnder(SAMPLES, TEXT).filter((p) => !p.includes('/excerpts/'));
+  const corpus = corpusFiles().map((f) => join(CORPUS, f)).filter((p) => TEXT.test(p));
 
   it.each([...samples, ...corpus].map((p) => [relative(join(REPO, '..'), p), p]))('%s', (_, path) => {
     same(content(path), [1 << 20, 4093]);
