@@ -62,7 +62,20 @@ function findingBlock(f: Finding, p: Palette): string {
   };
   if (f.location) row('where', oneLine(`${f.location.func}  ${fileLine(f.location)}`.trimEnd()));
   row('why', f.explanation);
-  for (const fact of f.evidence.facts) row('fact', oneLine(fact));
+  // A finding about a site reached by 20,000 stacks has as many facts alike, one after another (one
+  // string, rules/candidate.ts): their line is made once.
+  const facts = f.evidence.facts;
+  let fact: string | undefined;
+  let line: string | undefined;
+  for (let i = 0; i < facts.length; i++) {
+    if (line !== undefined && facts[i] === fact) {
+      lines.push(line);
+      continue;
+    }
+    const n = lines.length;
+    row('fact', oneLine((fact = facts[i])));
+    line = lines.length > n ? lines[n] : undefined;
+  }
   for (const g of f.evidence.groups.filter((g) => g.role !== 'root')) {
     const site = g.site ? ` at ${shortFunc(g.site.func)} ${shortSite(g.site)}`.trimEnd() : '';
     row(g.role === 'consequence' ? 'then' : 'also', oneLine(`${plural(g.count, 'goroutine')} ${waitColumn({ waitKind: g.waitKind, states: [g.state] })}${site}`));

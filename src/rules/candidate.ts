@@ -204,7 +204,14 @@ function rootFacts(c: Candidate, a: Analysis): string[] {
   const atSite = siteCount(c);
   if (atSite !== g.count) out.push(`${num(atSite)} goroutines at ${siteText(siteOf(g))} in ${c.roots.length + 1} call paths; the largest is shown`);
   const also = atSite !== g.count ? 'also at this site, another call path' : 'also root';
-  for (let i = 0; i < c.roots.length; i++) out.push(`${also}: ${describe(c.roots[i])}`);
+  // Consecutive roots alike (one site reached by 20,000 stacks) share one fact text.
+  let said = '';
+  let fact = '';
+  for (let i = 0; i < c.roots.length; i++) {
+    const d = describe(c.roots[i]);
+    if (d !== said || fact === '') fact = `${also}: ${(said = d)}`;
+    out.push(fact);
+  }
   const rootCount = g.count + goroutinesOf(c.roots);
   for (const q of c.consequences) {
     out.push(`consequence: ${describe(q)}`);

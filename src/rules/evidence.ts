@@ -18,10 +18,28 @@ export function evidenceGroup(g: AnalyzedGroup, role: Role): EvidenceGroup {
   e.share = g.share;
   e.waitKind = g.waitKind;
   e.state = stateOf(g);
-  if (s) e.site = { func: s.func, file: s.file, line: s.line };
+  if (s) e.site = evidenceSite(s);
   if (g.wait) e.wait = { min: g.wait.min, max: g.wait.max };
   e.role = role;
   return e as EvidenceGroup;
+}
+
+type EvidenceSite = NonNullable<EvidenceGroup['site']>;
+
+const evidenceSites = new WeakMap<SiteFrame, EvidenceSite>();
+
+/**
+ * A site frame as evidence names it, one object per site frame: a finding about a site reached by
+ * 20,000 stacks has 20,000 evidence groups at one site, and a copy each would be 20,000 objects that
+ * live as long as the finding (evidence is read-only; reports copy what they print).
+ */
+export function evidenceSite(s: SiteFrame): EvidenceSite {
+  let e = evidenceSites.get(s);
+  if (e === undefined) {
+    e = { func: s.func, file: s.file, line: s.line };
+    evidenceSites.set(s, e);
+  }
+  return e;
 }
 
 const JOIN_FUNC = /(WaitGroup|errgroup\.\(\*Group\)|Pool)\)?\.Wait$/;
@@ -39,18 +57,39 @@ function whereText(s: SiteFrame): string {
   return w;
 }
 
+/** `1 goroutine`, `1,000 goroutines` */
+function goroutines(count: number): string {
+  return `${num(count)} goroutine${count === 1 ? '' : 's'}`;
+}
+
+/** The last text `describe` made for a group at a site frame (not a join waiter), with what it was made of. */
+interface Described {
+  count: number;
+  state: string;
+  text: string;
+}
+
+const described = new WeakMap<SiteFrame, Described>();
+
 /** "300 goroutines in errgroup.(*Group).Wait from proxy.(*Store).listAndWatch (proxy_store.go:116)" */
 export function describe(g: AnalyzedGroup): string {
   const s = siteOf(g);
-  const n = `${num(g.count)} goroutine${g.count === 1 ? '' : 's'}`;
-  const where = s ? whereText(s) : 'an unknown site';
   if (isJoinWaiter(g)) {
+    const where = s ? whereText(s) : 'an unknown site';
     // The outermost join is the one the program called (errgroup.Wait over its WaitGroup.Wait).
     const join = [...g.frames].reverse().find((f) => JOIN_FUNC.test(f.func));
-    if (join) return `${n} in ${shortFunc(join.func)} from ${where}`;
+    if (join) return `${goroutines(g.count)} in ${shortFunc(join.func)} from ${where}`;
   }
   const state = stateOf(g) || g.waitKind;
-  return `${n} [${state}] at ${where}`;
+  if (!s) return `${goroutines(g.count)} [${state}] at an unknown site`;
+  // The groups of a finding about one site reached by many stacks are mostly alike (one goroutine,
+  // one state): one text per site frame, state and count, which the finding's facts then share.
+  let d = described.get(s);
+  if (d === undefined || d.count !== g.count || d.state !== state) {
+    d = { count: g.count, state, text: `${goroutines(g.count)} [${state}] at ${whereText(s)}` };
+    described.set(s, d);
+  }
+  return d.text;
 }
 
 /** Variables every template may use; detectors add their own. */
