@@ -13,7 +13,7 @@ import { inspectCommand } from './commands/inspect.js';
 import { reportCommand } from './commands/report.js';
 import { trendCommand } from './commands/trend.js';
 import { watchCommand } from './commands/watch.js';
-import { isConfigError } from '../rules/config.js';
+import { isConfigError } from '../rules/config-error.js';
 import { toolVersion } from './emit.js';
 import { EXIT_BUG, EXIT_OK, EXIT_USAGE, isUsageError } from './exit-codes.js';
 

@@ -3,7 +3,6 @@
  * file in the same folder, then rename, so a reader never sees half a report and a failed run leaves
  * no partial file. The output may never be one of the inputs. Warnings go to stderr, one line each.
  */
-import { randomBytes } from 'node:crypto';
 import { realpathSync, statSync, type Stats } from 'node:fs';
 import { rename, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -53,6 +52,8 @@ export async function writeOutput(text: string, output: string | undefined): Pro
     return;
   }
   const target = resolve(output);
+  // (node:crypto loads a dozen modules: only a run that writes a file pays for them.)
+  const { randomBytes } = await import('node:crypto');
   const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   try {
     await writeFile(tmp, text, { flag: 'wx' });

@@ -10,27 +10,13 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { DETECTORS } from './detectors/index.js';
 import { knownRuleIds } from './packs.js';
 import type { LeakscopeConfig } from './types.js';
-import { fieldName, formatIssue, parseText, validateParsed, type ParsedText, type ValidationIssue } from './validate.js';
+import { ConfigError } from './config-error.js';
+import { fieldName, parseText, validateParsed, type ParsedText, type ValidationIssue } from './validate.js';
+
+export { ConfigError, isConfigError } from './config-error.js';
 
 /** Looked for in this order in each directory, from the working directory up to the root. */
 export const CONFIG_NAMES = ['.leakscope.yaml', '.leakscope.yml', '.leakscope.json'] as const;
-
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-  /** The CLI exits with this code (unusable input, arguments or config). */
-  readonly exitCode = 2;
-  constructor(
-    /** The config file as shown in messages (relative to the working directory when shorter). */
-    readonly file: string,
-    readonly issues: ValidationIssue[],
-  ) {
-    super(issues.map(formatIssue).join('\n'));
-  }
-}
-
-export function isConfigError(e: unknown): e is ConfigError {
-  return e instanceof ConfigError;
-}
 
 export interface LoadConfigOptions {
   /** Where discovery starts; default `process.cwd()`. */

@@ -3,21 +3,13 @@
  * config file's `gate:` keys. Exit 1 when the gate fails, 0 when it passes, 2 on unusable input.
  */
 import { Command, Option } from 'commander';
-import { diff } from '../../analyze/compare.js';
-import { trend } from '../../analyze/trend.js';
-import { evaluateGate, trendFindings } from '../../report/gate.js';
 import { emit } from '../emit.js';
 import { EXIT_GATE_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
-import { expandInputs } from '../inputs.js';
 import { checkOutput, warn } from '../output.js';
-import { latestFindings, sourcePaths } from '../judge.js';
 import {
   addReadOptions, addReportOptions, addRulesOptions, checkSourceDir, size, count, probability, ratio, readOptionsOf, seconds, type GateFlags,
   type ReadFlags, type ReportFlags, type RulesFlags,
 } from '../options.js';
-import { load, loadAll, racesOf, ruleIds, setup, withSource, withSourceModules } from '../pipeline.js';
-import { buildSeries } from '../series.js';
-import { emitFleet, isFleet } from '../fleet.js';
 import { lastSnapshot } from './diff.js';
 
 /**
@@ -54,6 +46,10 @@ export function checkCommand(): Command {
   addRulesOptions(cmd);
   addReadOptions(cmd);
   return cmd.action(async (args: string[], flags: Flags) => {
+    const {
+      buildSeries, diff, emitFleet, evaluateGate, expandInputs, isFleet, latestFindings, load, loadAll, racesOf, ruleIds, setup, sourcePaths, trend,
+      trendFindings, withSource, withSourceModules,
+    } = await import('../actions.js');
     const inputs = expandInputs(args);
     checkOutput(flags.output, [...inputs.map((i) => i.path), ...(flags.baseline ? [flags.baseline] : [])]);
     checkSourceDir(flags.source);

@@ -1,12 +1,12 @@
 /** `leakscope diff BEFORE AFTER`: groups matched by normalized signature across any two formats. */
 import { Command } from 'commander';
-import { diff, type DiffResult } from '../../analyze/compare.js';
+import type { DiffResult } from '../../analyze/compare.js';
 import type { Analysis } from '../../analyze/types.js';
 import { emit } from '../emit.js';
 import { checkOutput, warn } from '../output.js';
 import { addReadOptions, addReportOptions, readOptionsOf, type ReadFlags, type ReportFlags } from '../options.js';
-import { load, setup, type LoadedInput } from '../pipeline.js';
 import { UsageError } from '../exit-codes.js';
+import type { LoadedInput } from '../types.js';
 
 export function diffCommand(): Command {
   const cmd = new Command('diff')
@@ -16,6 +16,7 @@ export function diffCommand(): Command {
   addReportOptions(cmd);
   addReadOptions(cmd);
   return cmd.action(async (beforePath: string, afterPath: string, flags: ReportFlags & ReadFlags) => {
+    const { diff, load, setup } = await import('../actions.js');
     checkOutput(flags.output, [beforePath, afterPath]);
     const s = setup({ rules: false, level: flags.level });
     const readOptions = readOptionsOf(flags);

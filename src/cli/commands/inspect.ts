@@ -9,13 +9,9 @@ import { Command } from 'commander';
 import { emit } from '../emit.js';
 import { UsageError } from '../exit-codes.js';
 import { checkOutput } from '../output.js';
-import { expandInputs } from '../inputs.js';
-import { collapseRepeats, sourcePaths } from '../judge.js';
 import {
   addReadOptions, addReportOptions, addRulesOptions, checkSourceDir, size, readOptionsOf, type ReadFlags, type ReportFlags, type RulesFlags,
 } from '../options.js';
-import { emitFleet, isFleet } from '../fleet.js';
-import { findingsFor, loadAll, racesOf, ruleIds, setup, withSource, withSourceModules } from '../pipeline.js';
 
 interface Flags extends ReportFlags, RulesFlags, ReadFlags {
   source?: string;
@@ -32,6 +28,7 @@ export function inspectCommand(): Command {
   cmd.option('--source-max-file-size <bytes>', 'with --source: Go files larger than this are not parsed (default 2MiB)', size);
   addReadOptions(cmd);
   return cmd.action(async (args: string[], flags: Flags) => {
+    const { collapseRepeats, emitFleet, expandInputs, findingsFor, isFleet, loadAll, racesOf, ruleIds, setup, sourcePaths, withSource, withSourceModules } = await import('../actions.js');
     // Folders and globs expand as for trend and check; a file found that way that is not a dump is
     // skipped with a warning, a file named on the command line is an error.
     const inputs = expandInputs(args);

@@ -4,20 +4,12 @@
  * two or more snapshots the trend and the first-to-last diff are added, trend findings included.
  */
 import { Command } from 'commander';
-import { diff } from '../../analyze/compare.js';
-import { trend } from '../../analyze/trend.js';
 import { emit } from '../emit.js';
 import { UsageError } from '../exit-codes.js';
-import { expandInputs } from '../inputs.js';
 import { checkOutput } from '../output.js';
-import { trendFindings } from '../../report/gate.js';
-import { latestFindings, sourcePaths } from '../judge.js';
 import {
   addReadOptions, addReportOptions, addRulesOptions, checkSourceDir, size, readOptionsOf, seconds, type ReadFlags, type ReportFlags, type RulesFlags,
 } from '../options.js';
-import { loadAll, racesOf, ruleIds, setup, withSource, withSourceModules } from '../pipeline.js';
-import { buildSeries } from '../series.js';
-import { emitFleet, isFleet } from '../fleet.js';
 import { byGrowth } from './diff.js';
 
 interface Flags extends ReportFlags, RulesFlags, ReadFlags {
@@ -37,6 +29,10 @@ export function reportCommand(): Command {
   addRulesOptions(cmd);
   addReadOptions(cmd);
   return cmd.action(async (args: string[], flags: Flags) => {
+    const {
+      buildSeries, diff, emitFleet, expandInputs, isFleet, latestFindings, loadAll, racesOf, ruleIds, setup, sourcePaths, trend, trendFindings, withSource,
+      withSourceModules,
+    } = await import('../actions.js');
     const inputs = expandInputs(args);
     checkOutput(flags.output, inputs.map((i) => i.path));
     checkSourceDir(flags.source);

@@ -1,15 +1,9 @@
 /** `leakscope trend INPUT…`: growth per group over a series of dumps, with a test of steady growth. */
 import { Command } from 'commander';
-import { trend } from '../../analyze/trend.js';
-import { trendFindings } from '../../report/gate.js';
 import { emit } from '../emit.js';
 import { UsageError } from '../exit-codes.js';
-import { expandInputs } from '../inputs.js';
 import { checkOutput, warn } from '../output.js';
 import { addReadOptions, addReportOptions, probability, readOptionsOf, seconds, type ReadFlags, type ReportFlags } from '../options.js';
-import { loadAll, setup } from '../pipeline.js';
-import { buildSeries } from '../series.js';
-import { emitFleet, isFleet } from '../fleet.js';
 
 interface Flags extends ReportFlags, ReadFlags {
   interval?: number;
@@ -25,6 +19,7 @@ export function trendCommand(): Command {
   addReportOptions(cmd);
   addReadOptions(cmd);
   return cmd.action(async (args: string[], flags: Flags) => {
+    const { buildSeries, emitFleet, expandInputs, isFleet, loadAll, setup, trend, trendFindings } = await import('../actions.js');
     const inputs = expandInputs(args);
     checkOutput(flags.output, inputs.map((i) => i.path));
     const s = setup({ rules: false, level: flags.level });

@@ -5,18 +5,13 @@
  * later failures are warnings and the watch goes on.
  */
 import { Command, Option } from 'commander';
-import { analyze } from '../../analyze/index.js';
-import { trend } from '../../analyze/trend.js';
 import type { Analysis } from '../../analyze/types.js';
-import { readDump } from '../../read/index.js';
-import { trendFindings } from '../../report/gate.js';
-import { escalateGrowth } from '../../rules/growth.js';
+import type { Dump } from '../../model/dump.js';
 import { fmtDelta, fmtInt, shortSite, siteOf, waitLabel } from '../../report/text.js';
 import { emit } from '../emit.js';
 import { UsageError } from '../exit-codes.js';
 import { checkOutput, note, warn } from '../output.js';
 import { addReadOptions, addReportOptions, duration, probability, readOptionsOf, type ReadFlags, type ReportFlags } from '../options.js';
-import { findingsFor, reportWarnings, setup } from '../pipeline.js';
 
 interface Flags extends ReportFlags, ReadFlags {
   every: number;
@@ -36,10 +31,11 @@ export function watchCommand(): Command {
   addReportOptions(cmd);
   addReadOptions(cmd, { timeout: false });
   return cmd.action(async (url: string, flags: Flags) => {
+    const { analyze, escalateGrowth, findingsFor, readDump, reportWarnings, setup, trend, trendFindings } = await import('../actions.js');
     if (!/^https?:\/\//i.test(url)) throw new UsageError(`${url}: watch needs an http:// or https:// URL`);
     checkOutput(flags.output, []);
     const s = setup({ level: flags.level });
-    const samples: { analysis: Analysis; time: number; dump: Awaited<ReturnType<typeof readDump>> }[] = [];
+    const samples: { analysis: Analysis; time: number; dump: Dump }[] = [];
     let stopped = false;
     let wake: (() => void) | undefined;
     const onSigint = () => {
