@@ -186,8 +186,8 @@ function appended(list: number[], id: number): number[] {
 const KEPT_STRINGS = 4096;
 
 export class SnapshotBuilder {
-  /** Groups by their stack's key (`framesKey`), then by `restKey`. */
-  private readonly groups = new Map<string, StackGroups>();
+  /** Groups by their stack's key (`framesKey`), then by `restKey` (`StackEntry`). */
+  private readonly groups = new Map<string, StackEntry>();
   private readonly order: MutableGroup[] = [];
   private readonly warnings: Diagnostic[] = [];
   /** (goroutine id, group index) of each goroutine read, to resolve `in goroutine N` into group links (the last pair of an id counts). */
@@ -204,6 +204,8 @@ export class SnapshotBuilder {
   private readonly kept = new Map<string, string>();
   /** The creator the last new group kept (`keepCreator`). */
   private lastCreator: MutableGroup['creator'];
+  /** `build` was called. */
+  private built = false;
 
   constructor(readonly header: SnapshotHeader) {}
 
@@ -243,17 +245,21 @@ export class SnapshotBuilder {
     // Two levels: the stack (a string the traceback reader keeps per stack, so its hash is computed
     // once), then the rest of the identity (state, creator, labels…).
     const stack = g.framesKey ?? this.framesKey(g.frames);
-    const sg = this.groups.get(stack);
-    let m: MutableGroup | undefined;
-    if (sg === undefined) {
-      // A new stack: its first group (a dump of distinct stacks has one group per stack).
+    const e = this.groups.get(stack);
+    let m: MutableGroup;
+    if (e === undefined) {
+      // A new stack: its first group (a dump of distinct stacks has one group per stack), filed as it is.
       m = this.newGroup(g, isPlain(g) ? undefined : detach(restKey(g)));
-      this.groups.set(stack, { last: m, byRest: undefined });
+      this.groups.set(stack, m);
     } else {
       // Goroutines of one stack nearly always share the rest too: compare with the group the last
       // one went to, field by field, before building the key string.
-      m = sg.last;
-      if (m === undefined || !sameRest(m, g)) m = this.stackGroup(sg, g, restKey(g));
+      const last = isStackGroups(e) ? e.last : e;
+      if (last !== undefined && sameRest(last, g)) m = last;
+      else {
+        const sg = isStackGroups(e) ? e : this.stackGroups(stack, e);
+        m = this.stackGroup(sg, g, restKey(g));
+      }
     }
     m.count += count;
     this.total += count;
@@ -267,12 +273,19 @@ export class SnapshotBuilder {
     if (g.id !== undefined) {
       if (m.ids.length < MAX_ID_SAMPLE) m.ids = appended(m.ids, g.id);
       this.idGroups.push(g.id, m.index);
-      if (g.args !== undefined && this.details.length < MAX_DETAILED) this.details.push(detail(g, m.index, g.args, cid));
+      if (g.args !== undefined && this.details.length < MAX_DETAILED) this.details.push(this.detail(g, m.index, g.args, cid));
     }
     if (cid !== undefined) {
       if (m.creatorIds.length < MAX_ID_SAMPLE && !m.creatorIds.includes(cid)) m.creatorIds = appended(m.creatorIds, cid);
       this.pendingLinks.push(cid, m.index);
     }
+  }
+
+  /** The stack's entry for more than one group, in place of its only group `m`. */
+  private stackGroups(stack: string, m: MutableGroup): StackGroups {
+    const sg = new StackGroups(m, undefined);
+    this.groups.set(stack, sg);
+    return sg;
   }
 
   /** The group of a stack's groups filed under `rest`, made when new; it becomes the stack's last. */
@@ -286,6 +299,16 @@ export class SnapshotBuilder {
     }
     sg.last = m;
     return m;
+  }
+
+  /** A goroutine's detail; its argument strings detached once each (goroutines repeat their arguments: `0x0?`). */
+  private detail(g: GoroutineRecord, group: number, args: readonly string[], createdBy: number | undefined): GoroutineDetail {
+    const kept = new Array<string>(args.length);
+    for (let i = 0; i < args.length; i++) kept[i] = this.keep(args[i]);
+    const d: { -readonly [K in keyof GoroutineDetail]: GoroutineDetail[K] } = { id: g.id!, group, args: kept };
+    if (g.waitMinutes !== undefined) d.waitMinutes = g.waitMinutes;
+    if (createdBy !== undefined) d.createdBy = createdBy;
+    return d;
   }
 
   /** The creator of a new group: the last one kept when equal (groups of distinct stacks share few creators). */
@@ -397,14 +420,10 @@ export class SnapshotBuilder {
     for (const p of part.groups) {
       const frames = p.frames.map(intern);
       const stack = this.framesKey(frames);
-      let sg = this.groups.get(stack);
-      if (sg === undefined) {
-        sg = { last: undefined, byRest: new Map() };
-        this.groups.set(stack, sg);
-      }
-      const byRest = stackByRest(sg);
+      const e = this.groups.get(stack);
+      const byRest = e === undefined ? undefined : stackByRest(isStackGroups(e) ? e : this.stackGroups(stack, e));
       const rest = restOf(p);
-      let m = byRest.get(rest);
+      let m = byRest?.get(rest);
       if (!m) {
         m = {
           ...p,
@@ -418,7 +437,8 @@ export class SnapshotBuilder {
           ids: [],
           ancestors: p.ancestors.map((a) => ({ goroutineId: a.goroutineId, frames: a.frames.map(intern) })),
         };
-        byRest.set(rest, m);
+        if (byRest === undefined) this.groups.set(stack, m);
+        else byRest.set(rest, m);
         this.order.push(m);
       }
       remap[p.index] = m.index;
@@ -442,34 +462,14 @@ export class SnapshotBuilder {
     }
   }
 
+  /**
+   * The snapshot. Ends the builder: each group's id arrays are handed to the snapshot (sorted in
+   * place), not copied, so a second build would share them and throws instead.
+   */
   build(): Snapshot {
-    const groups: Group[] = this.order.map((m) => {
-      const g: Group = {
-        count: m.count,
-        state: m.state,
-        flags: m.flags,
-        waitKind: m.waitKind,
-        ...(m.stamped > 0 ? { wait: { min: m.waitMin, max: m.waitMax, stamped: m.stamped } } : {}),
-        frames: m.frames,
-        elidedFrames: m.elidedFrames,
-        ...(m.creator
-          ? {
-              creator: {
-                func: m.creator.func,
-                pkg: m.creator.pkg,
-                file: m.creator.file,
-                line: m.creator.line,
-                goroutineIds: sortedIds(m.creatorIds),
-              },
-            }
-          : {}),
-        labels: m.labels,
-        goroutineIds: sortedIds(m.ids),
-        ancestors: m.ancestors,
-        partial: m.partial,
-      };
-      return g;
-    });
+    if (this.built) throw new Error('SnapshotBuilder.build: already built');
+    this.built = true;
+    const groups = this.order.map(snapshotGroup);
     const h = this.header;
     return {
       source: h.source,
@@ -510,26 +510,69 @@ export class SnapshotBuilder {
   }
 }
 
-/** A copy of `ids`, ascending (without a sort call for one id: a dump of distinct stacks has a group per goroutine). */
-function sortedIds(ids: readonly number[]): number[] {
-  return ids.length < 2 ? ids.slice() : ids.slice().sort((a, b) => a - b);
-}
-
-/** A goroutine's detail; its argument strings detached (they are slices of the input's chunks). */
-function detail(g: GoroutineRecord, group: number, args: readonly string[], createdBy: number | undefined): GoroutineDetail {
-  const d: { -readonly [K in keyof GoroutineDetail]: GoroutineDetail[K] } = { id: g.id!, group, args: args.map(detach) };
-  if (g.waitMinutes !== undefined) d.waitMinutes = g.waitMinutes;
-  if (createdBy !== undefined) d.createdBy = createdBy;
-  return d;
+/**
+ * A group's ids, ascending: the builder's array itself, sorted in place (`build` ends the builder; a
+ * dump of distinct stacks has a group per goroutine, one id each). A new array for none (`NO_IDS` is
+ * shared and frozen).
+ */
+function sortedIds(ids: number[]): number[] {
+  if (ids.length === 0) return [];
+  return ids.length === 1 ? ids : ids.sort((a, b) => a - b);
 }
 
 /**
- * The groups of one stack: by `restKey`, and the one a goroutine was last added to. `byRest` is made
- * when a stack gets a second group (undefined: `last` is its only one).
+ * The snapshot's group of `m`. One object literal per shape, fields in the order the model has
+ * always had them (`wait` and `creator` only when there are): spreading optional parts cost a
+ * property copy through the runtime per group.
  */
-interface StackGroups {
-  last: MutableGroup | undefined;
-  byRest: Map<string, MutableGroup> | undefined;
+function snapshotGroup(m: MutableGroup): Group {
+  const ids = sortedIds(m.ids);
+  const c = m.creator;
+  if (m.stamped > 0) {
+    const wait = { min: m.waitMin, max: m.waitMax, stamped: m.stamped };
+    if (c === undefined) {
+      return {
+        count: m.count, state: m.state, flags: m.flags, waitKind: m.waitKind, wait, frames: m.frames, elidedFrames: m.elidedFrames,
+        labels: m.labels, goroutineIds: ids, ancestors: m.ancestors, partial: m.partial,
+      };
+    }
+    return {
+      count: m.count, state: m.state, flags: m.flags, waitKind: m.waitKind, wait, frames: m.frames, elidedFrames: m.elidedFrames,
+      creator: { func: c.func, pkg: c.pkg, file: c.file, line: c.line, goroutineIds: sortedIds(m.creatorIds) },
+      labels: m.labels, goroutineIds: ids, ancestors: m.ancestors, partial: m.partial,
+    };
+  }
+  if (c === undefined) {
+    return {
+      count: m.count, state: m.state, flags: m.flags, waitKind: m.waitKind, frames: m.frames, elidedFrames: m.elidedFrames,
+      labels: m.labels, goroutineIds: ids, ancestors: m.ancestors, partial: m.partial,
+    };
+  }
+  return {
+    count: m.count, state: m.state, flags: m.flags, waitKind: m.waitKind, frames: m.frames, elidedFrames: m.elidedFrames,
+    creator: { func: c.func, pkg: c.pkg, file: c.file, line: c.line, goroutineIds: sortedIds(m.creatorIds) },
+    labels: m.labels, goroutineIds: ids, ancestors: m.ancestors, partial: m.partial,
+  };
+}
+
+/**
+ * The groups of one stack, once it has more than one: by `restKey`, and the one a goroutine was last
+ * added to. `byRest` is made when first needed (undefined: `last` is its only one). A stack of one
+ * group is filed as that group (`SnapshotBuilder.groups`): a dump of distinct stacks makes no entry
+ * object per stack.
+ */
+class StackGroups {
+  constructor(
+    public last: MutableGroup | undefined,
+    public byRest: Map<string, MutableGroup> | undefined,
+  ) {}
+}
+
+/** What a stack is filed as: its only group, or its groups. */
+type StackEntry = MutableGroup | StackGroups;
+
+function isStackGroups(e: StackEntry): e is StackGroups {
+  return e instanceof StackGroups;
 }
 
 /** The rest of a group's identity: state, wait kind, flags, elision, creator, labels, ancestors (see `restOf`). */
