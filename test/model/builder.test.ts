@@ -174,6 +174,19 @@ describe('SnapshotBuilder', () => {
     expect(() => b.build()).toThrow(/already built/);
   });
 
+  it('puts a wait first stamped after its group was made in its place, read in one builder or in two parts', () => {
+    const s: Spec = { stack: [0], state: 0, creator: 0, creatorId: 1, id: 1, wait: -1, leaked: false, label: -1, elided: 0, partial: false };
+    const specs = [s, { ...s, id: 2, wait: 4 }, { ...s, id: 3, stack: [1] }, { ...s, id: 4, stack: [1], creator: -1, wait: 2 }, { ...s, id: 5, stack: [1], creator: -1 }];
+    const want = reference(specs);
+    for (let cut = 0; cut <= specs.length; cut++) {
+      const groups = build(specs, cut).groups.map(({ frames: _, ...g }) => g);
+      expect(groups).toEqual(want);
+      // toEqual ignores the order of keys; JSON does not.
+      const order = ['count', 'state', 'flags', 'waitKind', 'wait', 'elidedFrames', 'creator', 'labels', 'goroutineIds', 'ancestors', 'partial'];
+      for (const g of groups) expect(Object.keys(g)).toEqual(order.filter((k) => k in g));
+    }
+  });
+
   it('keeps every goroutine detail’s arguments as read, past the strings it remembers', () => {
     const b = new SnapshotBuilder({ source: 'made-up', index: 0, format: 'debug2', profile: 'goroutine' });
     const want: string[][] = [];
