@@ -751,11 +751,13 @@ export class TracebackReader {
       const k = b.header.headline?.kind;
       if (k !== undefined && CRASH_KINDS.has(k)) flags = { ...flags, crashed: true };
     }
-    const g: GoroutineRecord = { state, waitKind: 'unknown', frames: [] };
-    if (id !== undefined) g.id = id;
-    if (flags) g.flags = flags;
-    if (h?.waitMinutes !== undefined) g.waitMinutes = h.waitMinutes;
-    if (h?.labels) g.labels = h.labels;
+    // Every field the reading may set is there from the start: one shape for every record, so the
+    // code that takes records (finish, the builder's add) is not made again for each new shape
+    // (after the first MAX_DETAILED goroutines, records stop getting `args`).
+    const g: GoroutineRecord = {
+      id, state, flags: flags ? flags : undefined, waitKind: 'unknown', waitMinutes: h?.waitMinutes, frames: [], elidedFrames: undefined,
+      creator: undefined, labels: h?.labels ? h.labels : undefined, ancestors: undefined, partial: undefined, args: undefined, framesKey: undefined,
+    };
     this.g = g;
     this.gArgs = id !== undefined && b?.wantsDetail ? [] : undefined;
     this.target = b;
