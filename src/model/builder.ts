@@ -361,7 +361,7 @@ export class SnapshotBuilder {
     return d;
   }
 
-  /** The creator of a new group: the last one kept when equal (groups of distinct stacks share few creators). */
+  /** A new group's creator, detached: the last one kept when equal (groups of distinct stacks share few creators; each group copies it into a creator of its own, with its ids). */
   private keepCreator(c: NonNullable<GoroutineRecord['creator']>): NonNullable<GoroutineRecord['creator']> {
     const k = this.lastCreator;
     if (k !== undefined && k.line === c.line && k.func === c.func && k.file === c.file && k.pkg === c.pkg) return k;
