@@ -4,7 +4,7 @@
  * grows with distinct stacks, not with goroutines.
  */
 import type {
-  AncestorStack, CreatorLink, Diagnostic, DumpFormat, Frame, Group, GoroutineDetail, GroupFlags, Headline, ProfileKind,
+  AncestorStack, CreatorLink, Diagnostic, DumpFormat, Frame, GoroutineDetail, GroupFlags, Headline, ProfileKind,
   Snapshot, WaitKind,
 } from './dump.js';
 import { MAX_DETAILED, MAX_ID_SAMPLE } from './dump.js';
@@ -39,40 +39,37 @@ export interface GoroutineRecord {
   framesKey?: string;
 }
 
+/**
+ * A group as the builder grows it: the snapshot's `Group` object itself (`build` hands it over), with
+ * the fields `add` changes writable. Its position, `restKey` and plainness are the builder's
+ * (`SnapshotBuilder.rests` / `plain`): a group of a dump of distinct stacks is one object, not a
+ * builder's record copied into a group at the end.
+ */
 export interface MutableGroup {
-  /** Position in `Snapshot.groups`. */
-  index: number;
-  /**
-   * The `restKey` it is filed under (kept so that a part read elsewhere merges exactly); undefined
-   * for a `plain` group until asked for (`restOf`): its key is made from the group's own (kept)
-   * fields then, so that a dump of distinct stacks builds none, and none holds the input's text.
-   */
-  rest: string | undefined;
-  /** Made from a record without flags, labels, ancestors or partial stack (see `sameRest`). */
-  plain: boolean;
   count: number;
-  state: string;
-  flags: GroupFlags;
-  waitKind: WaitKind;
-  /** Shortest and longest wait of the `stamped` goroutines (0 while none: small integers, not boxed numbers). */
-  waitMin: number;
-  waitMax: number;
-  stamped: number;
-  frames: Frame[];
-  elidedFrames: number;
-  creator?: GoroutineRecord['creator'];
-  /** Ids of the creators named by `in goroutine N`, each once, at most MAX_ID_SAMPLE (a Set per group cost more than these few). */
-  creatorIds: number[];
-  labels: Readonly<Record<string, string>>;
-  ids: number[];
-  ancestors: AncestorStack[];
-  partial: boolean;
+  readonly state: string;
+  readonly flags: GroupFlags;
+  readonly waitKind: WaitKind;
+  /** Shortest and longest wait of the `stamped` goroutines; made with the group when its first goroutine has one. */
+  wait?: { min: number; max: number; stamped: number };
+  readonly frames: Frame[];
+  readonly elidedFrames: number;
+  /** Its `goroutineIds`: the creators named by `in goroutine N`, each once, at most MAX_ID_SAMPLE, in input order until `build` sorts them. */
+  readonly creator?: { readonly func: string; readonly pkg: string; readonly file: string; readonly line: number; goroutineIds: number[] };
+  readonly labels: Readonly<Record<string, string>>;
+  /** The first MAX_ID_SAMPLE ids, in input order until `build` sorts them. */
+  goroutineIds: number[];
+  readonly ancestors: AncestorStack[];
+  readonly partial: boolean;
 }
 
 /** A builder's whole state as plain, cloneable data (`SnapshotBuilder.toPart` / `absorb`). */
 export interface BuilderPart {
   readonly header: SnapshotHeader;
   readonly groups: readonly MutableGroup[];
+  /** Each group's `restKey`, and whether it was made from a plain record (`isPlain`). */
+  readonly rests: readonly string[];
+  readonly plain: readonly boolean[];
   readonly warnings: readonly Diagnostic[];
   /** Every goroutine id read, with the index of its group. */
   readonly ids: Float64Array;
@@ -186,9 +183,20 @@ function appended(list: number[], id: number): number[] {
 const KEPT_STRINGS = 4096;
 
 export class SnapshotBuilder {
-  /** Groups by their stack's key (`framesKey`), then by `restKey`. */
-  private readonly groups = new Map<string, StackGroups>();
+  /** Group indexes by their stack's key (`framesKey`), then by `restKey` (`StackEntry`). */
+  private readonly groups = new Map<string, StackEntry>();
+  /** The groups, by index: the snapshot's groups once built. */
   private readonly order: MutableGroup[] = [];
+  /**
+   * Each group's `restKey` (kept so that a part read elsewhere merges exactly); undefined for a plain
+   * group until asked for (`restOf`): its key is made from the group's own (kept) fields then, so that
+   * a dump of distinct stacks builds none, and none holds the input's text.
+   */
+  private readonly rests: (string | undefined)[] = [];
+  /** Each group was made from a plain record (see `sameRest`). */
+  private readonly plain: boolean[] = [];
+  /** Groups that got their first wait minutes after they were made (their `wait` is out of place until `build`). */
+  private lateWaits: number[] | undefined;
   private readonly warnings: Diagnostic[] = [];
   /** (goroutine id, group index) of each goroutine read, to resolve `in goroutine N` into group links (the last pair of an id counts). */
   private readonly idGroups = new PairLog();
@@ -203,7 +211,9 @@ export class SnapshotBuilder {
   /** Detached strings of groups (`keep`). */
   private readonly kept = new Map<string, string>();
   /** The creator the last new group kept (`keepCreator`). */
-  private lastCreator: MutableGroup['creator'];
+  private lastCreator: GoroutineRecord['creator'];
+  /** `build` was called. */
+  private built = false;
 
   constructor(readonly header: SnapshotHeader) {}
 
@@ -243,53 +253,116 @@ export class SnapshotBuilder {
     // Two levels: the stack (a string the traceback reader keeps per stack, so its hash is computed
     // once), then the rest of the identity (state, creator, labels…).
     const stack = g.framesKey ?? this.framesKey(g.frames);
-    const sg = this.groups.get(stack);
-    let m: MutableGroup | undefined;
-    if (sg === undefined) {
-      // A new stack: its first group (a dump of distinct stacks has one group per stack).
-      m = this.newGroup(g, isPlain(g) ? undefined : detach(restKey(g)));
-      this.groups.set(stack, { last: m, byRest: undefined });
+    const e = this.groups.get(stack);
+    let i: number;
+    if (e === undefined) {
+      // A new stack: its first group (a dump of distinct stacks has one group per stack), filed as it is.
+      i = this.newGroup(g, isPlain(g) ? undefined : detach(restKey(g)));
+      this.groups.set(stack, i);
     } else {
       // Goroutines of one stack nearly always share the rest too: compare with the group the last
       // one went to, field by field, before building the key string.
-      m = sg.last;
-      if (m === undefined || !sameRest(m, g)) m = this.stackGroup(sg, g, restKey(g));
+      const last = typeof e === 'number' ? e : e.last;
+      if (last >= 0 && this.sameRest(last, g)) i = last;
+      else i = this.stackGroup(typeof e === 'number' ? this.stackGroups(stack, e) : e, g, restKey(g));
     }
+    const m = this.order[i];
     m.count += count;
     this.total += count;
-    if (g.waitMinutes !== undefined) {
-      const w = g.waitMinutes;
-      if (m.stamped === 0 || w < m.waitMin) m.waitMin = w;
-      if (m.stamped === 0 || w > m.waitMax) m.waitMax = w;
-      m.stamped += count;
-    }
+    if (g.waitMinutes !== undefined) this.stamp(i, g.waitMinutes, g.waitMinutes, count);
     const cid = g.creator?.goroutineId;
     if (g.id !== undefined) {
-      if (m.ids.length < MAX_ID_SAMPLE) m.ids = appended(m.ids, g.id);
-      this.idGroups.push(g.id, m.index);
-      if (g.args !== undefined && this.details.length < MAX_DETAILED) this.details.push(detail(g, m.index, g.args, cid));
+      if (m.goroutineIds.length < MAX_ID_SAMPLE) m.goroutineIds = appended(m.goroutineIds, g.id);
+      this.idGroups.push(g.id, i);
+      if (g.args !== undefined && this.details.length < MAX_DETAILED) this.details.push(this.detail(g, i, g.args, cid));
     }
     if (cid !== undefined) {
-      if (m.creatorIds.length < MAX_ID_SAMPLE && !m.creatorIds.includes(cid)) m.creatorIds = appended(m.creatorIds, cid);
-      this.pendingLinks.push(cid, m.index);
+      const c = m.creator!;
+      if (c.goroutineIds.length < MAX_ID_SAMPLE && !c.goroutineIds.includes(cid)) c.goroutineIds = appended(c.goroutineIds, cid);
+      this.pendingLinks.push(cid, i);
     }
+  }
+
+  /** Wait minutes from `min` to `max` of `stamped` more goroutines of group `i`. */
+  private stamp(i: number, min: number, max: number, stamped: number): void {
+    const m = this.order[i];
+    const w = m.wait;
+    if (w === undefined) {
+      m.wait = { min, max, stamped };
+      (this.lateWaits ??= []).push(i);
+      return;
+    }
+    if (w.stamped === 0 || min < w.min) w.min = min;
+    if (w.stamped === 0 || max > w.max) w.max = max;
+    w.stamped += stamped;
+  }
+
+  /** The stack's entry for more than one group, in place of its only group `i`. */
+  private stackGroups(stack: string, i: number): StackGroups {
+    const sg = new StackGroups(i, undefined);
+    this.groups.set(stack, sg);
+    return sg;
   }
 
   /** The group of a stack's groups filed under `rest`, made when new; it becomes the stack's last. */
-  private stackGroup(sg: StackGroups, g: GoroutineRecord, rest: string): MutableGroup {
-    const byRest = stackByRest(sg);
-    let m = byRest.get(rest);
-    if (!m) {
+  private stackGroup(sg: StackGroups, g: GoroutineRecord, rest: string): number {
+    const byRest = this.stackByRest(sg);
+    let i = byRest.get(rest);
+    if (i === undefined) {
       // Filed under a key that holds none of the input's text (`rest` may hold slices of it).
-      m = this.newGroup(g, isPlain(g) ? undefined : detach(rest));
-      byRest.set(restOf(m), m);
+      i = this.newGroup(g, isPlain(g) ? undefined : detach(rest));
+      byRest.set(this.restOf(i), i);
     }
-    sg.last = m;
-    return m;
+    sg.last = i;
+    return i;
   }
 
-  /** The creator of a new group: the last one kept when equal (groups of distinct stacks share few creators). */
-  private keepCreator(c: NonNullable<GoroutineRecord['creator']>): NonNullable<MutableGroup['creator']> {
+  /** The stack's groups by `restKey`, made from its only group when first needed. */
+  private stackByRest(sg: StackGroups): Map<string, number> {
+    if (sg.byRest === undefined) {
+      sg.byRest = new Map();
+      if (sg.last >= 0) sg.byRest.set(this.restOf(sg.last), sg.last);
+    }
+    return sg.byRest;
+  }
+
+  /**
+   * Group `i`'s `restKey`, made when first asked for a plain group (see `rests`): from its kept fields,
+   * which are those of the goroutine that made it (a plain record has no flags, labels, ancestors or
+   * partial stack).
+   */
+  private restOf(i: number): string {
+    const r = this.rests[i];
+    if (r !== undefined) return r;
+    const m = this.order[i];
+    return (this.rests[i] = restKey({ state: m.state, waitKind: m.waitKind, elidedFrames: m.elidedFrames, creator: m.creator }));
+  }
+
+  /**
+   * `g` belongs to group `i` for sure: both plain, and the fields `restKey` reads of plain records are
+   * equal. false is not "different": the caller then compares keys.
+   */
+  private sameRest(i: number, g: GoroutineRecord): boolean {
+    const m = this.order[i];
+    if (!this.plain[i] || !isPlain(g) || m.waitKind !== g.waitKind || m.elidedFrames !== (g.elidedFrames ?? 0) || m.state !== g.state) return false;
+    const a = m.creator;
+    const b = g.creator;
+    if (a === undefined || b === undefined) return a === b;
+    return a.line === b.line && a.func === b.func && a.file === b.file;
+  }
+
+  /** A goroutine's detail; its argument strings detached once each (goroutines repeat their arguments: `0x0?`). */
+  private detail(g: GoroutineRecord, group: number, args: readonly string[], createdBy: number | undefined): GoroutineDetail {
+    const kept = new Array<string>(args.length);
+    for (let i = 0; i < args.length; i++) kept[i] = this.keep(args[i]);
+    const d: { -readonly [K in keyof GoroutineDetail]: GoroutineDetail[K] } = { id: g.id!, group, args: kept };
+    if (g.waitMinutes !== undefined) d.waitMinutes = g.waitMinutes;
+    if (createdBy !== undefined) d.createdBy = createdBy;
+    return d;
+  }
+
+  /** A new group's creator, detached: the last one kept when equal (groups of distinct stacks share few creators; each group copies it into a creator of its own, with its ids). */
+  private keepCreator(c: NonNullable<GoroutineRecord['creator']>): NonNullable<GoroutineRecord['creator']> {
     const k = this.lastCreator;
     if (k !== undefined && k.line === c.line && k.func === c.func && k.file === c.file && k.pkg === c.pkg) return k;
     return (this.lastCreator = { func: this.keep(c.func), pkg: this.keep(c.pkg), file: this.keep(c.file), line: c.line });
@@ -306,29 +379,24 @@ export class SnapshotBuilder {
     return k;
   }
 
-  private newGroup(g: GoroutineRecord, rest: string | undefined): MutableGroup {
-    const m: MutableGroup = {
-      index: this.order.length,
-      rest,
-      plain: isPlain(g),
-      count: 0,
-      state: this.keep(g.state),
-      flags: g.flags ?? NO_FLAGS,
-      waitKind: g.waitKind,
-      waitMin: 0,
-      waitMax: 0,
-      stamped: 0,
-      frames: g.frames,
-      elidedFrames: g.elidedFrames ?? 0,
-      creator: g.creator && this.keepCreator(g.creator),
-      creatorIds: NO_IDS,
-      labels: g.labels ?? NO_LABELS,
-      ids: NO_IDS,
-      ancestors: g.ancestors ?? NO_ANCESTORS,
-      partial: g.partial ?? false,
-    };
+  /** A new group of `g`'s stack and rest (filed under `rest`, see `rests`): its index. */
+  private newGroup(g: GoroutineRecord, rest: string | undefined): number {
+    const k = g.creator === undefined ? undefined : this.keepCreator(g.creator);
+    const c = k && { func: k.func, pkg: k.pkg, file: k.file, line: k.line, goroutineIds: NO_IDS };
+    const m = groupOf(
+      this.keep(g.state), g.flags ?? NO_FLAGS, g.waitKind, g.frames, g.elidedFrames ?? 0, c, g.labels ?? NO_LABELS,
+      g.ancestors ?? NO_ANCESTORS, g.partial ?? false, g.waitMinutes !== undefined,
+    );
+    return this.filed(m, rest, isPlain(g));
+  }
+
+  /** `m` as the next group: its index. */
+  private filed(m: MutableGroup, rest: string | undefined, plain: boolean): number {
+    const i = this.order.length;
     this.order.push(m);
-    return m;
+    this.rests.push(rest);
+    this.plain.push(plain);
+    return i;
   }
 
   /**
@@ -361,12 +429,15 @@ export class SnapshotBuilder {
    * every id is kept, so the merge is exactly what reading the whole file here would have built.
    */
   toPart(): BuilderPart {
-    for (const m of this.order) restOf(m);
+    const rests: string[] = [];
+    for (let i = 0; i < this.order.length; i++) rests.push(this.restOf(i));
     const ids = this.idGroups.columns();
     const links = this.pendingLinks.columns();
     return {
       header: this.header,
       groups: this.order,
+      rests,
+      plain: this.plain,
       warnings: this.warnings,
       ids: ids.first,
       idGroups: ids.second,
@@ -394,42 +465,35 @@ export class SnapshotBuilder {
       return g;
     };
     const remap = new Int32Array(part.groups.length);
-    for (const p of part.groups) {
+    for (let pi = 0; pi < part.groups.length; pi++) {
+      const p = part.groups[pi];
       const frames = p.frames.map(intern);
       const stack = this.framesKey(frames);
-      let sg = this.groups.get(stack);
-      if (sg === undefined) {
-        sg = { last: undefined, byRest: new Map() };
-        this.groups.set(stack, sg);
+      const e = this.groups.get(stack);
+      const byRest = e === undefined ? undefined : this.stackByRest(typeof e === 'number' ? this.stackGroups(stack, e) : e);
+      const rest = part.rests[pi];
+      let i = byRest?.get(rest);
+      if (i === undefined) {
+        const c = p.creator;
+        const m = groupOf(
+          p.state, p.flags, p.waitKind, frames, p.elidedFrames, c && { func: c.func, pkg: c.pkg, file: c.file, line: c.line, goroutineIds: NO_IDS },
+          p.labels, p.ancestors.map((a) => ({ goroutineId: a.goroutineId, frames: a.frames.map(intern) })), p.partial, p.wait !== undefined,
+        );
+        i = this.filed(m, rest, part.plain[pi]);
+        if (byRest === undefined) this.groups.set(stack, i);
+        else byRest.set(rest, i);
       }
-      const byRest = stackByRest(sg);
-      const rest = restOf(p);
-      let m = byRest.get(rest);
-      if (!m) {
-        m = {
-          ...p,
-          index: this.order.length,
-          frames,
-          count: 0,
-          waitMin: 0,
-          waitMax: 0,
-          stamped: 0,
-          creatorIds: [],
-          ids: [],
-          ancestors: p.ancestors.map((a) => ({ goroutineId: a.goroutineId, frames: a.frames.map(intern) })),
-        };
-        byRest.set(rest, m);
-        this.order.push(m);
-      }
-      remap[p.index] = m.index;
+      remap[pi] = i;
+      const m = this.order[i];
       m.count += p.count;
-      if (p.stamped > 0) {
-        if (m.stamped === 0 || p.waitMin < m.waitMin) m.waitMin = p.waitMin;
-        if (m.stamped === 0 || p.waitMax > m.waitMax) m.waitMax = p.waitMax;
-        m.stamped += p.stamped;
+      if (p.wait !== undefined && p.wait.stamped > 0) this.stamp(i, p.wait.min, p.wait.max, p.wait.stamped);
+      for (const id of p.goroutineIds) if (m.goroutineIds.length < MAX_ID_SAMPLE) m.goroutineIds = appended(m.goroutineIds, id);
+      const mc = m.creator;
+      if (mc !== undefined) {
+        for (const id of p.creator!.goroutineIds) {
+          if (mc.goroutineIds.length < MAX_ID_SAMPLE && !mc.goroutineIds.includes(id)) mc.goroutineIds = appended(mc.goroutineIds, id);
+        }
       }
-      for (const id of p.ids) if (m.ids.length < MAX_ID_SAMPLE) m.ids = appended(m.ids, id);
-      for (const id of p.creatorIds) if (m.creatorIds.length < MAX_ID_SAMPLE && !m.creatorIds.includes(id)) m.creatorIds = appended(m.creatorIds, id);
     }
     this.total += part.total;
     if (part.truncated) this.truncated = true;
@@ -442,34 +506,20 @@ export class SnapshotBuilder {
     }
   }
 
+  /**
+   * The snapshot. Ends the builder: each group's id arrays are handed to the snapshot (sorted in
+   * place), not copied, so a second build would share them and throws instead.
+   */
   build(): Snapshot {
-    const groups: Group[] = this.order.map((m) => {
-      const g: Group = {
-        count: m.count,
-        state: m.state,
-        flags: m.flags,
-        waitKind: m.waitKind,
-        ...(m.stamped > 0 ? { wait: { min: m.waitMin, max: m.waitMax, stamped: m.stamped } } : {}),
-        frames: m.frames,
-        elidedFrames: m.elidedFrames,
-        ...(m.creator
-          ? {
-              creator: {
-                func: m.creator.func,
-                pkg: m.creator.pkg,
-                file: m.creator.file,
-                line: m.creator.line,
-                goroutineIds: sortedIds(m.creatorIds),
-              },
-            }
-          : {}),
-        labels: m.labels,
-        goroutineIds: sortedIds(m.ids),
-        ancestors: m.ancestors,
-        partial: m.partial,
-      };
-      return g;
-    });
+    if (this.built) throw new Error('SnapshotBuilder.build: already built');
+    this.built = true;
+    const groups = this.order;
+    // A wait added to a group made without one came last among its fields: made again in its place.
+    if (this.lateWaits !== undefined) for (const i of this.lateWaits) groups[i] = reshaped(groups[i]);
+    for (const m of groups) {
+      m.goroutineIds = sortedIds(m.goroutineIds);
+      if (m.creator !== undefined) m.creator.goroutineIds = sortedIds(m.creator.goroutineIds);
+    }
     const h = this.header;
     return {
       source: h.source,
@@ -510,27 +560,61 @@ export class SnapshotBuilder {
   }
 }
 
-/** A copy of `ids`, ascending (without a sort call for one id: a dump of distinct stacks has a group per goroutine). */
-function sortedIds(ids: readonly number[]): number[] {
-  return ids.length < 2 ? ids.slice() : ids.slice().sort((a, b) => a - b);
-}
-
-/** A goroutine's detail; its argument strings detached (they are slices of the input's chunks). */
-function detail(g: GoroutineRecord, group: number, args: readonly string[], createdBy: number | undefined): GoroutineDetail {
-  const d: { -readonly [K in keyof GoroutineDetail]: GoroutineDetail[K] } = { id: g.id!, group, args: args.map(detach) };
-  if (g.waitMinutes !== undefined) d.waitMinutes = g.waitMinutes;
-  if (createdBy !== undefined) d.createdBy = createdBy;
-  return d;
+/**
+ * A group's ids, ascending: the builder's array itself, sorted in place (`build` ends the builder; a
+ * dump of distinct stacks has a group per goroutine, one id each). A new array for none (`NO_IDS` is
+ * shared and frozen).
+ */
+function sortedIds(ids: number[]): number[] {
+  if (ids.length === 0) return [];
+  return ids.length === 1 ? ids : ids.sort((a, b) => a - b);
 }
 
 /**
- * The groups of one stack: by `restKey`, and the one a goroutine was last added to. `byRest` is made
- * when a stack gets a second group (undefined: `last` is its only one).
+ * A group with no goroutine yet (`count` 0, no ids; `wait` with none stamped when `withWait`). One
+ * object literal per shape, fields in the order the model has always had them (`wait` and `creator`
+ * only when there are).
  */
-interface StackGroups {
-  last: MutableGroup | undefined;
-  byRest: Map<string, MutableGroup> | undefined;
+function groupOf(
+  state: string, flags: GroupFlags, waitKind: WaitKind, frames: Frame[], elidedFrames: number, creator: MutableGroup['creator'],
+  labels: Readonly<Record<string, string>>, ancestors: AncestorStack[], partial: boolean, withWait: boolean,
+): MutableGroup {
+  if (withWait) {
+    const wait = { min: 0, max: 0, stamped: 0 };
+    if (creator === undefined) {
+      return { count: 0, state, flags, waitKind, wait, frames, elidedFrames, labels, goroutineIds: NO_IDS, ancestors, partial };
+    }
+    return { count: 0, state, flags, waitKind, wait, frames, elidedFrames, creator, labels, goroutineIds: NO_IDS, ancestors, partial };
+  }
+  if (creator === undefined) return { count: 0, state, flags, waitKind, frames, elidedFrames, labels, goroutineIds: NO_IDS, ancestors, partial };
+  return { count: 0, state, flags, waitKind, frames, elidedFrames, creator, labels, goroutineIds: NO_IDS, ancestors, partial };
 }
+
+/** `m` made again with its `wait` in its place (see `SnapshotBuilder.lateWaits`). */
+function reshaped(m: MutableGroup): MutableGroup {
+  const g = groupOf(m.state, m.flags, m.waitKind, m.frames, m.elidedFrames, m.creator, m.labels, m.ancestors, m.partial, true);
+  g.count = m.count;
+  g.wait = m.wait;
+  g.goroutineIds = m.goroutineIds;
+  return g;
+}
+
+/**
+ * The groups of one stack, once it has more than one: by `restKey`, and the one a goroutine was last
+ * added to. `byRest` is made when first needed (undefined: `last` is its only one). A stack of one
+ * group is filed as that group (`SnapshotBuilder.groups`): a dump of distinct stacks makes no entry
+ * object per stack.
+ */
+class StackGroups {
+  constructor(
+    /** -1: none yet. */
+    public last: number,
+    public byRest: Map<string, number> | undefined,
+  ) {}
+}
+
+/** What a stack is filed as: the index of its only group, or its groups. */
+type StackEntry = number | StackGroups;
 
 /** The rest of a group's identity: state, wait kind, flags, elision, creator, labels, ancestors (see `restOf`). */
 function restKey(g: RestFields): string {
@@ -552,38 +636,8 @@ function restKey(g: RestFields): string {
 /** What `restKey` reads of a goroutine (or of a plain group: `restOf`). */
 type RestFields = Pick<GoroutineRecord, 'state' | 'waitKind' | 'flags' | 'elidedFrames' | 'creator' | 'labels' | 'ancestors' | 'partial'>;
 
-/**
- * The group's `restKey`, made when first asked for a plain group (see `MutableGroup.rest`): from its
- * kept fields, which are those of the goroutine that made it (a plain record has no flags, labels,
- * ancestors or partial stack).
- */
-function restOf(m: MutableGroup): string {
-  return (m.rest ??= restKey({ state: m.state, waitKind: m.waitKind, elidedFrames: m.elidedFrames, creator: m.creator }));
-}
-
-/** The stack's groups by `restKey`, made from its only group when first needed. */
-function stackByRest(sg: StackGroups): Map<string, MutableGroup> {
-  if (sg.byRest === undefined) {
-    sg.byRest = new Map();
-    if (sg.last !== undefined) sg.byRest.set(restOf(sg.last), sg.last);
-  }
-  return sg.byRest;
-}
-
 function isPlain(g: GoroutineRecord): boolean {
   return g.flags === undefined && g.labels === undefined && g.ancestors === undefined && g.partial !== true;
-}
-
-/**
- * `g` belongs to `m` for sure: both plain, and the fields `restKey` reads of plain records are equal.
- * false is not "different": the caller then compares keys.
- */
-function sameRest(m: MutableGroup, g: GoroutineRecord): boolean {
-  if (!m.plain || !isPlain(g) || m.waitKind !== g.waitKind || m.elidedFrames !== (g.elidedFrames ?? 0) || m.state !== g.state) return false;
-  const a = m.creator;
-  const b = g.creator;
-  if (a === undefined || b === undefined) return a === b;
-  return a.line === b.line && a.func === b.func && a.file === b.file;
 }
 
 /** Flags part of a group key. */

@@ -205,7 +205,9 @@ export class TextDumpReader implements TracebackHost {
 
   private input(text: string, no: number): void {
     this.lastNo = no;
-    if (text.charCodeAt(0) === 123 /* { */ && this.json.feed(text, no, this.emit)) {
+    // (length first: charCodeAt past the end, on the blank line between goroutines, makes V8 drop the
+    // optimized code of the caller and make it again)
+    if (text.length > 0 && text.charCodeAt(0) === 123 /* { */ && this.json.feed(text, no, this.emit)) {
       this.sawJson = true;
       return;
     }

@@ -139,11 +139,27 @@ function kidOf(parent: StackNode, t: FrameLine): StackNode | undefined {
  */
 function nodeKey(n: StackNode): string {
   if (n.key !== undefined) return n.key;
-  let parts = '';
+  // The nodes above a new stack's last one mostly have no key: one character per frame is gathered
+  // and the string made once, not a string per frame (a frame's part longer than one character, a
+  // frame number past 0xCFFF, goes the string way).
+  const codes = KEY_CODES;
+  codes.length = 0;
   let x = n;
+  for (; x.key === undefined && codes.length < MAX_KEY_CODES; x = x.parent!) {
+    const part = (x.text!.keyPart ??= frameKeyPart(frameNumber(x.frame!)!));
+    if (part.length !== 1) break;
+    codes.push(part.charCodeAt(0));
+  }
+  let parts = '';
   for (; x.key === undefined; x = x.parent!) parts = (x.text!.keyPart ??= frameKeyPart(frameNumber(x.frame!)!)) + parts;
-  return (n.key = x.key + parts);
+  parts = x.key + parts;
+  if (codes.length > 0) parts += String.fromCharCode.apply(null, codes.reverse());
+  return (n.key = parts);
 }
+
+/** Character codes `nodeKey` gathers (one array, reused), at most MAX_KEY_CODES at a time. */
+const KEY_CODES: number[] = [];
+const MAX_KEY_CODES = 4096;
 const TAB = 9;
 const SPACE = 32;
 /** Slots of header status parts (`takeHeader`): a power of two. */
@@ -751,11 +767,13 @@ export class TracebackReader {
       const k = b.header.headline?.kind;
       if (k !== undefined && CRASH_KINDS.has(k)) flags = { ...flags, crashed: true };
     }
-    const g: GoroutineRecord = { state, waitKind: 'unknown', frames: [] };
-    if (id !== undefined) g.id = id;
-    if (flags) g.flags = flags;
-    if (h?.waitMinutes !== undefined) g.waitMinutes = h.waitMinutes;
-    if (h?.labels) g.labels = h.labels;
+    // Every field the reading may set is there from the start: one shape for every record, so the
+    // code that takes records (finish, the builder's add) is not made again for each new shape
+    // (after the first MAX_DETAILED goroutines, records stop getting `args`).
+    const g: GoroutineRecord = {
+      id, state, flags: flags ? flags : undefined, waitKind: 'unknown', waitMinutes: h?.waitMinutes, frames: [], elidedFrames: undefined,
+      creator: undefined, labels: h?.labels ? h.labels : undefined, ancestors: undefined, partial: undefined, args: undefined, framesKey: undefined,
+    };
     this.g = g;
     this.gArgs = id !== undefined && b?.wantsDetail ? [] : undefined;
     this.target = b;

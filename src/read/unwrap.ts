@@ -168,7 +168,7 @@ export class Unwrapper {
         this.re = undefined;
       }
     }
-    if (line.charCodeAt(0) === 92 /* \ */ && /^\\[#[*_]/.test(line)) this.markdown = true;
+    if (line.length > 0 && line.charCodeAt(0) === 92 /* \ */ && /^\\[#[*_]/.test(line)) this.markdown = true; // (length: see TextDumpReader.input)
     if (this.markdown && line.includes('\\')) {
       this.used = true;
       line = unescapeMarkdown(line);

@@ -162,6 +162,43 @@ describe('SnapshotBuilder', () => {
     expect(snap.groups[1].flags).toEqual({});
   });
 
+  it('hands each group its own id arrays, once: a second build throws', () => {
+    const s: Spec = { stack: [0], state: 0, creator: 0, creatorId: -1, id: -1, wait: -1, leaked: false, label: -1, elided: 0, partial: false };
+    const b = new SnapshotBuilder({ source: 'made-up', index: 0, format: 'debug2', profile: 'goroutine' });
+    for (const x of [s, { ...s, stack: [1] }, { ...s, stack: [2], id: 9 }, { ...s, stack: [2], id: 4, creatorId: 3 }]) b.add(record(x));
+    const snap = b.build();
+    const arrays = snap.groups.flatMap((g) => [g.goroutineIds, g.creator!.goroutineIds]);
+    expect(new Set(arrays).size).toBe(arrays.length);
+    expect(snap.groups.map((g) => g.goroutineIds)).toEqual([[], [], [4, 9]]);
+    for (const a of arrays) expect(Object.isFrozen(a)).toBe(false);
+    expect(() => b.build()).toThrow(/already built/);
+  });
+
+  it('puts a wait first stamped after its group was made in its place, read in one builder or in two parts', () => {
+    const s: Spec = { stack: [0], state: 0, creator: 0, creatorId: 1, id: 1, wait: -1, leaked: false, label: -1, elided: 0, partial: false };
+    const specs = [s, { ...s, id: 2, wait: 4 }, { ...s, id: 3, stack: [1] }, { ...s, id: 4, stack: [1], creator: -1, wait: 2 }, { ...s, id: 5, stack: [1], creator: -1 }];
+    const want = reference(specs);
+    for (let cut = 0; cut <= specs.length; cut++) {
+      const groups = build(specs, cut).groups.map(({ frames: _, ...g }) => g);
+      expect(groups).toEqual(want);
+      // toEqual ignores the order of keys; JSON does not.
+      const order = ['count', 'state', 'flags', 'waitKind', 'wait', 'elidedFrames', 'creator', 'labels', 'goroutineIds', 'ancestors', 'partial'];
+      for (const g of groups) expect(Object.keys(g)).toEqual(order.filter((k) => k in g));
+    }
+  });
+
+  it('keeps every goroutine detail’s arguments as read, past the strings it remembers', () => {
+    const b = new SnapshotBuilder({ source: 'made-up', index: 0, format: 'debug2', profile: 'goroutine' });
+    const want: string[][] = [];
+    for (let id = 1; id <= 2000; id++) {
+      // Repeated arguments, and unique ones enough to overflow the remembered strings (4096).
+      const args = [`0x0?, 0x0?, 0x${id % 3}?`, ` 0xc000${id.toString(16).padStart(6, '0')}, 0x${id}, 0x1`.slice(1), '', `${id % 7}`, `{0xc0001, 0x${id}}, 0x2`];
+      want.push([...args]);
+      b.add({ ...record({ stack: [0], state: 0, creator: -1, creatorId: -1, id, wait: -1, leaked: false, label: -1, elided: 0, partial: false }), frames: [...FRAMES, FRAMES[0]], args });
+    }
+    expect(b.build().goroutines!.map((d) => d.args)).toEqual(want);
+  });
+
   it('keys stacks by frame numbers without two sequences sharing a key (frameKeyPart)', () => {
     const number = fc.oneof(fc.integer({ min: 0, max: 0xd100 }), fc.integer({ min: -70000, max: -1 }), fc.integer({ min: 0, max: 2 ** 40 }));
     const key = (ns: number[]): string => ns.map(frameKeyPart).join('');

@@ -13,6 +13,7 @@ import { join, relative } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { SnapshotBuilder, frameKeyPart, frameNumber, type GoroutineRecord } from '../../src/model/builder.js';
 import type { Dump } from '../../src/model/dump.js';
 import { FrameMatcher } from '../../src/read/frame-match.js';
 import { LineSplitter, type PieceMode } from '../../src/read/lines.js';
@@ -36,6 +37,21 @@ TracebackReader.prototype.takeHeader = function (this: TracebackReader, ...a: Pa
   const end = takeHeader.apply(this, a);
   if (end > a[1]) headers++;
   return end;
+};
+
+/**
+ * Records whose stack key the reader gave (`GoroutineRecord.framesKey`, made along the trie by
+ * `nodeKey`), and those of them whose key is not their frames' (the builder's own `framesKey`).
+ */
+let keyed = 0;
+let misKeyed = 0;
+const builderAdd = SnapshotBuilder.prototype.add;
+SnapshotBuilder.prototype.add = function (this: SnapshotBuilder, g: GoroutineRecord) {
+  if (g.framesKey !== undefined) {
+    keyed++;
+    if (g.framesKey !== g.frames.map((f) => frameKeyPart(frameNumber(f)!)).join('')) misKeyed++;
+  }
+  builderAdd.call(this, g);
 };
 
 /** Pieces the splitter read as bytes (PieceMode 'bytes'), summed like `taken`. */
@@ -344,5 +360,12 @@ describe('frame texts shared across the stack trie', () => {
     // Shared: one text per function and file line (six frames, each also with another pc and inlined).
     expect(texts.size).toBeLessThanOrEqual(18);
     expect(m.nodes.length).toBeGreaterThan(texts.size);
+  });
+});
+
+describe('stack keys made along the trie', () => {
+  it('are, for every goroutine read in the tests above, its frames’ key', () => {
+    expect(keyed).toBeGreaterThan(100_000);
+    expect(misKeyed).toBe(0);
   });
 });
