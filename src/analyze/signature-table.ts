@@ -15,6 +15,14 @@ import { FrameSlots } from './frame-slots.js';
 import { NO_FRAMES, isRuntimeFunc, keptAt, signatureLine } from './signature.js';
 import type { SimilarityLevel } from './types.js';
 
+/**
+ * First size of `seq` and of the hash set. Small, so that both grow, and the set's probes meet a
+ * taken slot, within the first stacks: while `add` still runs unoptimized and records what those
+ * paths do. Reached first after V8 optimized `add`, each of them threw the optimized code away
+ * (two recompilations of `add`, while 20,000 distinct stacks were grouped in slower code).
+ */
+const INITIAL = 16;
+
 /** Signatures from which `comparator` compares ranks rather than key text. */
 const RANKED_FROM = 2000;
 
@@ -24,22 +32,20 @@ export class SignatureTable {
   private readonly pieces: string[] = [];
   /** Per frame: its line as piece numbers, and where it is kept (`FrameLine`). */
   private readonly lines = new FrameSlots<FrameLine>();
-  /** The lines of the frames of the stack being added. */
-  private readonly stack: FrameLine[] = [];
   /**
    * The pieces of every signature, one after another: signature s is `seq[starts[s]] … seq[starts[s + 1] - 1]`.
    * A stack's pieces are written past the last signature's, and kept there only when its signature is
    * new (220,000 pushes onto a growing array were the costliest line of grouping distinct stacks).
    * Replaced by a copy twice the size when full (`texts.seq` with it).
    */
-  private seq: Int32Array = new Int32Array(4096);
+  private seq: Int32Array = new Int32Array(INITIAL);
   private readonly starts: number[] = [0];
   /**
    * Open-addressed hash set of the signatures, by the hash of their pieces: each slot holds a
    * signature's number + 1, or 0 when empty (a Map keyed by the 32-bit hash boxed half of them as
    * heap numbers, the costliest line of grouping distinct stacks).
    */
-  private slots = new Int32Array(1024);
+  private slots = new Int32Array(INITIAL);
   /** Each signature's hash. */
   private readonly hashes: number[] = [];
   /** The texts of the signatures, kept by the analyzed groups (the maps above are not). */
@@ -61,46 +67,48 @@ export class SignatureTable {
 
   /** The number of the signature of `frames`: equal for equal signatures, from 0 in order of first sight. */
   add(frames: readonly Frame[]): number {
-    const from = this.starts[this.starts.length - 1];
-    let seq = this.seq;
-    const lines = this.stack;
-    // keyStart (signature.ts): past the leading runtime frames, or -1 where all are.
-    let start = -1;
-    for (let i = 0; i < frames.length; i++) {
+    const starts = this.starts;
+    const from = starts[starts.length - 1];
+    // keyStart (signature.ts): past the leading runtime frames; where all are, every frame is
+    // read again with keptAt(f, -1). Each frame's line is looked up once otherwise.
+    let i = 0;
+    while (i < frames.length && this.line(frames[i]).runtime) i++;
+    const all = i === frames.length;
+    if (all) i = 0;
+    let end = from;
+    for (; i < frames.length; i++) {
       const l = this.line(frames[i]);
-      lines[i] = l;
-      if (start < 0 && !l.runtime) start = i;
-    }
-    let n = 0;
-    for (let i = Math.max(start, 0); i < frames.length; i++) {
-      const l = lines[i];
-      if (!(start < 0 ? l.keptInRuntime : l.kept)) continue;
-      const pieces = l.pieces;
-      for (let k = 0; k < pieces.length; k++) {
-        if (from + n === seq.length) seq = this.grown();
-        seq[from + n++] = pieces[k];
-      }
+      if (!(all ? l.keptInRuntime : l.kept)) continue;
+      if (l.piece >= 0) end = this.put(end, l.piece);
+      else for (let k = 0; k < l.pieces.length; k++) end = this.put(end, l.pieces[k]);
     }
     // An empty signature reads '(no frames)', as `signature(g) || '(no frames)'` does.
-    if (n === 0 || (n === 1 && this.pieces[seq[from]] === '')) {
-      if (from === seq.length) seq = this.grown();
-      n = 0;
-      seq[from + n++] = this.empty;
-    }
+    if (end === from || (end === from + 1 && this.pieces[this.seq[from]] === '')) end = this.put(from, this.empty);
+    const n = end - from;
+    const seq = this.seq;
     let h = 0x811c9dc5;
     for (let k = from; k < from + n; k++) h = Math.imul(h ^ seq[k], 0x01000193);
-    const mask = this.slots.length - 1;
+    const slots = this.slots;
+    const hashes = this.hashes;
+    const mask = slots.length - 1;
     let at = h & mask;
-    for (let found = this.slots[at]; found !== 0; found = this.slots[(at = (at + 1) & mask)]) {
-      if (this.hashes[found - 1] === h && this.holds(found - 1, from, n)) return found - 1;
+    for (let found = slots[at]; found !== 0; found = slots[(at = (at + 1) & mask)]) {
+      if (hashes[found - 1] === h && this.holds(found - 1, from, n)) return found - 1;
     }
-    const sig = this.size;
-    this.starts.push(from + n);
-    this.hashes.push(h);
-    this.slots[at] = sig + 1;
+    const sig = starts.length - 1;
+    starts.push(from + n);
+    hashes.push(h);
+    slots[at] = sig + 1;
     // At most half full: probes stay short.
-    if (2 * (sig + 1) > this.slots.length) this.grow();
+    if (2 * (sig + 1) > slots.length) this.grow();
     return sig;
+  }
+
+  /** Writes `piece` at `at` of `seq` (grown when full); returns the position after it. */
+  private put(at: number, piece: number): number {
+    if (at === this.seq.length) this.grown();
+    this.seq[at] = piece;
+    return at + 1;
   }
 
   /** `seq` copied into one twice its size. */
@@ -207,7 +215,7 @@ export class SignatureTable {
     if (l === undefined) {
       const text = signatureLine(f, this.level);
       const pieces = text.includes('\n') ? text.split('\n').map((p) => this.numbered(p)) : [this.numbered(text)];
-      l = { pieces, runtime: isRuntimeFunc(f.func), kept: keptAt(f, 0), keptInRuntime: keptAt(f, -1) };
+      l = { piece: pieces.length === 1 ? pieces[0] : -1, pieces, runtime: isRuntimeFunc(f.func), kept: keptAt(f, 0), keptInRuntime: keptAt(f, -1) };
       this.lines.set(f, l);
     }
     return l;
@@ -227,6 +235,8 @@ export class SignatureTable {
 
 /** A frame's part of the signatures: decided once per frame, read for each stack it is on. */
 interface FrameLine {
+  /** Its line's only piece number, or -1 where it has several (a line Go printed has one). */
+  readonly piece: number;
   /** Its line, as piece numbers. */
   readonly pieces: readonly number[];
   /** A `runtime.*` frame (keyStart skips the leading ones). */
