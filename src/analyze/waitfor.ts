@@ -13,7 +13,7 @@
 import type { Frame, GoroutineDetail, Group, Snapshot } from '../model/dump.js';
 import { argWords, isPointerLike, pointerWords, type PointerWords } from './args.js';
 import { isClosure, receiverType } from './closures.js';
-import { ownerGroups } from './group.js';
+import { ownerLookup } from './group.js';
 import type { OriginClassifier } from './origin.js';
 import type { AnalyzedGroup, WaitFrame, WaitGraph, WaitObject, WaitOn, Waiter } from './types.js';
 
@@ -222,8 +222,9 @@ export function waitGraph(
 ): WaitGraph | undefined {
   const details = snapshot.goroutines;
   if (details === undefined || details.length === 0) return undefined;
-  // Read-stage group index → its analyzed group (an array: a Map of 20,000 entries cost most of this).
-  const byMember = ownerGroups(snapshot, groups);
+  // Read-stage group index → its analyzed group, from the numbers grouping kept (a Map of 20,000
+  // entries cost most of this once; an array of them, a pass over every group).
+  const ownerOf = ownerLookup(snapshot, groups);
   const shared: SharedFrames = new Map();
   const pending: { d: GoroutineDetail; g: Group; ag: AnalyzedGroup; call: BlockingCall; frames: WaitFrame[] }[] = [];
   const addrSet = new Set<number>();
@@ -232,7 +233,7 @@ export function waitGraph(
   for (let k = 0; k < details.length; k++) {
     const d = details[k];
     const g = snapshot.groups[d.group];
-    const ag = byMember[d.group];
+    const ag = ownerOf(d.group);
     if (g === undefined || ag === undefined) continue;
     let call = calls.get(g);
     if (call === undefined) calls.set(g, (call = blockingCall(g)));
