@@ -194,14 +194,12 @@ export class SignatureTable {
    */
   order(counts: ArrayLike<number>): number[] {
     const size = this.size;
-    const sigs = new Array<number>(size);
     let equal = true;
-    for (let sig = 0; sig < size; sig++) {
-      sigs[sig] = sig;
-      if (counts[sig] !== counts[0]) equal = false;
-    }
+    for (let sig = 1; sig < size && equal; sig++) equal = counts[sig] === counts[0];
     const packed = equal ? this.packedOrder() : undefined;
     if (packed !== undefined) return packed;
+    const sigs = new Array<number>(size);
+    for (let sig = 0; sig < size; sig++) sigs[sig] = sig;
     const byKey = this.comparator();
     return equal ? sigs.sort(byKey) : sigs.sort((a, b) => counts[b] - counts[a] || byKey(a, b));
   }
@@ -308,6 +306,7 @@ interface FrameLine {
 /** The texts of a table's signatures: its pieces, and each signature's piece numbers. */
 export class SignatureTexts {
   private readonly keys: (string | undefined)[] = [];
+  private readonly ids: (string | undefined)[] = [];
 
   constructor(
     private readonly pieces: readonly string[],
@@ -319,6 +318,11 @@ export class SignatureTexts {
   /** The text of signature `sig`: `signatureOfFrames(frames, level) || '(no frames)'`, made once. */
   key(sig: number): string {
     return (this.keys[sig] ??= this.keyOnce(sig));
+  }
+
+  /** `idOf(keyOnce(sig))`, made once (group-key.ts: the id of the group of signature `sig`). */
+  id(sig: number, idOf: (key: string) => string): string {
+    return (this.ids[sig] ??= idOf(this.keyOnce(sig)));
   }
 
   /** `key(sig)`, without keeping it when it was not made before (for a caller that only hashes it). */
