@@ -55,6 +55,8 @@ export class SignatureTable {
   readonly texts: SignatureTexts;
   /** The piece of the empty signature's text, '(no frames)'. */
   private readonly empty: number;
+  /** The most pieces of a signature. */
+  private longest = 0;
   /** Some piece holds a character below '\n' (see `comparator`). */
   private low = false;
 
@@ -72,18 +74,24 @@ export class SignatureTable {
   add(frames: readonly Frame[]): number {
     const starts = this.starts;
     const from = starts[starts.length - 1];
-    // keyStart (signature.ts): past the leading runtime frames; where all are, every frame is
-    // read again with keptAt(f, -1). Each frame's line is looked up once otherwise.
-    let i = 0;
-    while (i < frames.length && this.line(frames[i]).runtime) i++;
-    const all = i === frames.length;
-    if (all) i = 0;
+    // keyStart (signature.ts): the signature starts past the leading runtime frames (start < 0
+    // until then). One call of `line` and of `put` on the path every stack takes: V8 inlines each
+    // call it has seen often into add's optimized code, and compiles it once more for every call.
     let end = from;
-    for (; i < frames.length; i++) {
+    let start = -1;
+    for (let i = 0; i < frames.length; i++) {
       const l = this.line(frames[i]);
-      if (!(all ? l.keptInRuntime : l.kept)) continue;
-      if (l.piece >= 0) end = this.put(end, l.piece);
-      else for (let k = 0; k < l.pieces.length; k++) end = this.put(end, l.pieces[k]);
+      if (start < 0) {
+        if (l.runtime) continue;
+        start = i;
+      }
+      if (!l.kept) continue;
+      end = l.piece >= 0 ? this.put(end, l.piece) : this.putAll(end, l.pieces);
+    }
+    // A stack of runtime frames only keeps them all but goexit (keptAt(f, -1)).
+    for (let i = 0; start < 0 && i < frames.length; i++) {
+      const l = this.line(frames[i]);
+      if (l.keptInRuntime) end = this.putAll(end, l.pieces);
     }
     // An empty signature reads '(no frames)', as `signature(g) || '(no frames)'` does.
     if (end === from || (end === from + 1 && this.pieces[this.seq[from]] === '')) end = this.put(from, this.empty);
@@ -99,12 +107,19 @@ export class SignatureTable {
       if (hashes[found - 1] === h && this.holds(found - 1, from, n)) return found - 1;
     }
     const sig = starts.length - 1;
+    if (n > this.longest) this.longest = n;
     starts.push(from + n);
     hashes.push(h);
     slots[at] = sig + 1;
     // At most half full: probes stay short.
     if (2 * (sig + 1) > slots.length) this.grow();
     return sig;
+  }
+
+  /** `put` of each of `pieces` in turn. */
+  private putAll(at: number, pieces: readonly number[]): number {
+    for (let k = 0; k < pieces.length; k++) at = this.put(at, pieces[k]);
+    return at;
   }
 
   /** Writes `piece` at `at` of `seq` (grown when full); returns the position after it. */
@@ -224,8 +239,7 @@ export class SignatureTable {
     const size = this.size;
     if (this.low || size < RANKED_FROM) return undefined;
     const starts = this.starts;
-    let longest = 0;
-    for (let sig = 0; sig < size; sig++) if (starts[sig + 1] - starts[sig] > longest) longest = starts[sig + 1] - starts[sig];
+    const longest = this.longest;
     const bits = Math.ceil(Math.log2(this.pieces.length + 1));
     const sigBits = Math.ceil(Math.log2(size));
     // (Each step multiplies a 32-bit half by 2^bits or 2^sigBits: at most 2^53, exact in a double.)
