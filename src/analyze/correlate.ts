@@ -101,9 +101,22 @@ export function correlate(snapshot: Snapshot, groups: readonly AnalyzedGroup[], 
 
   // Candidates of every child that has no creator ids, then the largest parents of each candidate
   // found in one pass over the groups' frames (for those functions only).
+  // A spawner on no stack has no parent (largestByFunction would not list it): with `funcs`, a
+  // child none of whose candidates is on a stack is left out, and so are such spawners.
   const candidates: (string[] | undefined)[] = [];
   const spawners = new Set<string>();
-  childCandidates(snapshot, groups, funcs, candidates, spawners);
+  const scratch: string[] = [];
+  for (let c = 0; c < groups.length; c++) {
+    if (hasCreatorIds(snapshot, groups[c])) continue;
+    const n = candidatesInto(groups[c], scratch);
+    let named = false;
+    for (let k = 0; k < n; k++) {
+      if (funcs !== undefined && !funcs.has(scratch[k])) continue;
+      spawners.add(scratch[k]);
+      named = true;
+    }
+    if (named) candidates[c] = scratch.slice(0, n);
+  }
   const topParents = spawners.size > 0 ? largestByFunction(groups, spawners, MAX_INFERRED_PARENTS + 1) : undefined;
   for (let c = 0; topParents !== undefined && c < groups.length; c++) {
     const cs = candidates[c];
@@ -125,34 +138,6 @@ export function correlate(snapshot: Snapshot, groups: readonly AnalyzedGroup[], 
   return [...links.values()].sort(
     (a, b) => b.count - a.count || cmp(a.child, b.child) || cmp(a.parent, b.parent),
   );
-}
-
-/**
- * Into `candidates[c]`, the spawner candidates of each child `groups[c]` without creator ids, and
- * into `spawners`, every candidate. A spawner on no stack has no parent (largestByFunction would
- * not list it): with `funcs`, a child none of whose candidates is on a stack is left out, and so
- * are such spawners. (A function of its own: a pass over 20,000 groups is optimized while it runs,
- * and an optimizing compile of it alone costs a fraction of one of all of `correlate`.)
- */
-function childCandidates(
-  snapshot: Snapshot,
-  groups: readonly AnalyzedGroup[],
-  funcs: ReadonlySet<string> | undefined,
-  candidates: (string[] | undefined)[],
-  spawners: Set<string>,
-): void {
-  const scratch: string[] = [];
-  for (let c = 0; c < groups.length; c++) {
-    if (hasCreatorIds(snapshot, groups[c])) continue;
-    const n = candidatesInto(groups[c], scratch);
-    let named = false;
-    for (let k = 0; k < n; k++) {
-      if (funcs !== undefined && !funcs.has(scratch[k])) continue;
-      spawners.add(scratch[k]);
-      named = true;
-    }
-    if (named) candidates[c] = scratch.slice(0, n);
-  }
 }
 
 function cmp(a: string, b: string): number {

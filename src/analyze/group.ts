@@ -53,33 +53,14 @@ export function groupSnapshot(
   level: SimilarityLevel,
   origins: OriginClassifier,
 ): AnalyzedGroup[] {
-  // Each pass over the groups is a function of its own: it is optimized while it runs (one call
-  // over 20,000 groups), and an optimizing compile of it alone costs less than one of the whole,
-  // which was thrown away at each pass's end.
+  // By signature number (SignatureTable): the index of its only read-stage group, or the bucket of
+  // several. Most signatures (every one, in a dump of distinct stacks) have one group, finished
+  // without a bucket's tallies.
   const table = new SignatureTable(level);
-  const sigs = new Int32Array(snapshot.groups.length);
-  const buckets = bucketsBySignature(snapshot, table, sigs);
-  // out[sig] is the group of signature sig.
-  const out = finishBuckets(snapshot, buckets, table.texts, origins);
-  // Most goroutines first, then by key.
-  const counts = new Float64Array(out.length);
-  for (let sig = 0; sig < out.length; sig++) counts[sig] = out[sig].count;
-  const order = table.order(counts);
-  const sorted = new Array<AnalyzedGroup>(order.length);
-  for (let i = 0; i < order.length; i++) sorted[i] = out[order[i]];
-  ownersMemo.set(sorted, { snapshot, sigs, bySig: out });
-  return sorted;
-}
-
-/**
- * By signature number (SignatureTable), the index of its only read-stage group, or the bucket of
- * several; `sigs[i]` is the signature of read-stage group i. Most signatures (every one, in a dump
- * of distinct stacks) have one group, finished without a bucket's tallies.
- */
-function bucketsBySignature(snapshot: Snapshot, table: SignatureTable, sigs: Int32Array): (number | Bucket)[] {
   const buckets: (number | Bucket)[] = [];
   const groups = snapshot.groups;
   const format = snapshot.format;
+  const sigs = new Int32Array(groups.length);
   for (let index = 0; index < groups.length; index++) {
     const g = groups[index];
     const sig = table.add(g.frames);
@@ -98,14 +79,10 @@ function bucketsBySignature(snapshot: Snapshot, table: SignatureTable, sigs: Int
       buckets[sig] = nb;
     } else addMember(b, g, index, memberWaitKind(g, format));
   }
-  return buckets;
-}
-
-/** The analyzed group of each bucket, by signature number. */
-function finishBuckets(snapshot: Snapshot, buckets: readonly (number | Bucket)[], texts: SignatureTexts, origins: OriginClassifier): AnalyzedGroup[] {
-  const groups = snapshot.groups;
   const total = snapshot.total;
+  // out[sig] is the group of signature sig.
   const out: AnalyzedGroup[] = [];
+  const texts = table.texts;
   const states = new SingleStates();
   // The fields of the group being made: one object for all, filled by `finish` or `finishOne` and
   // copied by `PlainGroup` (a literal per group was ~180 bytes of garbage, on 20,000 distinct
@@ -116,7 +93,14 @@ function finishBuckets(snapshot: Snapshot, buckets: readonly (number | Bucket)[]
     fields.sig = sig;
     out.push(typeof b === 'number' ? finishOne(fields, groups[b], b, snapshot, total, origins, states) : finish(fields, b, snapshot, total, origins));
   }
-  return out;
+  // Most goroutines first, then by key.
+  const counts = new Float64Array(out.length);
+  for (let sig = 0; sig < out.length; sig++) counts[sig] = out[sig].count;
+  const order = table.order(counts);
+  const sorted = new Array<AnalyzedGroup>(order.length);
+  for (let i = 0; i < order.length; i++) sorted[i] = out[order[i]];
+  ownersMemo.set(sorted, { snapshot, sigs, bySig: out });
+  return sorted;
 }
 
 /** What `groupSnapshot` knew of each read-stage group: the number of its signature, and the group of each signature. */

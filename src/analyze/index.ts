@@ -21,7 +21,14 @@ export function analyze(snapshot: Snapshot, opts: AnalyzeOptions = {}): Analysis
   const groups = groupSnapshot(snapshot, level, origins);
   // (The classifier is this analysis's own: the frames it has made site frames of are its groups'.)
   const funcs = origins.siteFunctions();
-  const byWaitKind = waitKindTally(snapshot);
+  const byWaitKind: Partial<Record<WaitKind, number>> = {};
+  // (Indexed loops here and below in the stages after reading: a CLI run is cold code, where a
+  // for-of step allocates an iterator result, tens of thousands per pass on distinct stacks.)
+  for (let i = 0; i < snapshot.groups.length; i++) {
+    const g = snapshot.groups[i];
+    const k = memberWaitKind(g, snapshot.format);
+    byWaitKind[k] = (byWaitKind[k] ?? 0) + g.count;
+  }
   const program = [...given.map((module) => ({ module, why: 'given (analyze.userModules)' })), ...found];
   const a: Analysis = {
     snapshot, level, total: snapshot.total, groups, byWaitKind, links: correlate(snapshot, groups, funcs),
@@ -38,22 +45,6 @@ export function analyze(snapshot: Snapshot, opts: AnalyzeOptions = {}): Analysis
     });
   }
   return a;
-}
-
-/**
- * Goroutines per wait kind. (A function of its own: its loop over every read-stage group is
- * optimized while it runs, and the optimized `analyze` it was part of was thrown away at its end.)
- */
-function waitKindTally(snapshot: Snapshot): Partial<Record<WaitKind, number>> {
-  const byWaitKind: Partial<Record<WaitKind, number>> = {};
-  // (Indexed loops here and in the stages after reading: a CLI run is cold code, where a for-of
-  // step allocates an iterator result, tens of thousands per pass on distinct stacks.)
-  for (let i = 0; i < snapshot.groups.length; i++) {
-    const g = snapshot.groups[i];
-    const k = memberWaitKind(g, snapshot.format);
-    byWaitKind[k] = (byWaitKind[k] ?? 0) + g.count;
-  }
-  return byWaitKind;
 }
 
 const functionsMemo = new WeakMap<Analysis, ReadonlySet<string>>();

@@ -12,7 +12,7 @@
  * Frames in the module cache, `-trimpath` module paths (`x@v1.2.3/`) and vendor trees are never the
  * program's. What is found goes into `AnalyzeOptions.userModules` (with the user's own, which come first).
  */
-import type { Creator, Frame, Group, Snapshot } from '../model/dump.js';
+import type { Creator, Frame, Snapshot } from '../model/dump.js';
 import { STDLIB_ROOTS, packageOfFunc } from './origin.js';
 
 export interface ProgramModule {
@@ -79,10 +79,23 @@ export function programModules(snapshot: Snapshot): ProgramModule[] {
   };
   const mains: Frame[] = [];
   const groups = snapshot.groups;
-  testsAndMains(groups, add, mains);
+  // (Indexed loops: cold code allocates an iterator result per for-of step.)
+  for (let gi = 0; gi < groups.length; gi++) {
+    const g = groups[gi];
+    const fr = g.frames;
+    for (let i = 0; i + 1 < fr.length; i++) {
+      const f = fr[i];
+      if (fr[i + 1].func === 'testing.tRunner' && TEST_FUNC.test(f.func)) add(checkoutOf(f), `the package of ${f.func.slice(f.func.lastIndexOf('/') + 1)}`);
+    }
+    // A goroutine created by test code (`created by pkg.TestX`, a helper in a _test.go file): the
+    // test's package is the program's, even where the test goroutine itself is not in the dump.
+    const c = g.creator;
+    if (c && c.file.endsWith('_test.go')) add(checkoutOf(c), `created goroutines from its test ${c.func.slice(c.func.lastIndexOf('/') + 1)}`);
+    const last = fr[fr.length - 1];
+    if (last?.func === 'main.main' && !last.file.startsWith('_testmain')) mains.push(last);
+  }
   // main.main's module: the checkout of another frame that holds main's file, or GOPATH's `src/` layout.
-  for (let mi = 0; mi < mains.length; mi++) {
-    const m = mains[mi];
+  for (const m of mains) {
     const file = m.file.replace(/\\/g, '/');
     if (NOT_THE_PROGRAM.test(file)) continue;
     let found: Checkout | undefined;
@@ -121,30 +134,6 @@ export function programModules(snapshot: Snapshot): ProgramModule[] {
     }
   }
   return out;
-}
-
-/**
- * Adds the checkouts of the tests that `testing.tRunner` frames run and of test code that created
- * goroutines; collects the `main.main` frames at the bottom of stacks into `mains`. (A function of
- * its own: its pass over every frame is optimized while it runs, and an optimizing compile of it
- * alone costs less than one of all of `programModules`, which then left it at its first loop's end.)
- */
-function testsAndMains(groups: readonly Group[], add: (c: Checkout | undefined, why: string) => void, mains: Frame[]): void {
-  // (Indexed loops: cold code allocates an iterator result per for-of step.)
-  for (let gi = 0; gi < groups.length; gi++) {
-    const g = groups[gi];
-    const fr = g.frames;
-    for (let i = 0; i + 1 < fr.length; i++) {
-      const f = fr[i];
-      if (fr[i + 1].func === 'testing.tRunner' && TEST_FUNC.test(f.func)) add(checkoutOf(f), `the package of ${f.func.slice(f.func.lastIndexOf('/') + 1)}`);
-    }
-    // A goroutine created by test code (`created by pkg.TestX`, a helper in a _test.go file): the
-    // test's package is the program's, even where the test goroutine itself is not in the dump.
-    const c = g.creator;
-    if (c && c.file.endsWith('_test.go')) add(checkoutOf(c), `created goroutines from its test ${c.func.slice(c.func.lastIndexOf('/') + 1)}`);
-    const last = fr[fr.length - 1];
-    if (last?.func === 'main.main' && !last.file.startsWith('_testmain')) mains.push(last);
-  }
 }
 
 /**
