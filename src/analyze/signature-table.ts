@@ -205,7 +205,8 @@ export class SignatureTable {
    * comparator is the sort's own: the counts' comparison around it doubled the calls of the
    * ~300,000 comparisons of 20,000 stacks. (A native sort of the packed first ranks, with a search
    * of each signature's run of equal ones, was faster warm but slower in the one cold call a CLI
-   * run makes: its loops ran in the interpreter. `packedOrder` has one loop, no search.)
+   * run makes: its loops ran in the interpreter. `packedOrder` searches nothing: one pass packs the
+   * keys, one reads the numbers back.)
    */
   order(counts: ArrayLike<number>): number[] {
     const size = this.size;
