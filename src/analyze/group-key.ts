@@ -34,7 +34,6 @@ class Itself {
 class Signature extends Itself {
   readonly #texts: SignatureTexts;
   readonly #sig: number;
-  #id: string | undefined = undefined;
 
   constructor(group: object, texts: SignatureTexts, sig: number) {
     super(group);
@@ -47,10 +46,13 @@ class Signature extends Itself {
     return s.#texts.key(s.#sig);
   }
 
-  /** The id of the key, without keeping a key nobody asked for (the id alone is ~20 bytes). */
+  /**
+   * The id of the key, without keeping a key nobody asked for (the id alone is ~20 bytes), kept by
+   * the texts: one group per signature (no field of its own on every group).
+   */
   static id(g: object): string {
     const s = g as Signature;
-    return (s.#id ??= groupId(s.#texts.keyOnce(s.#sig)));
+    return s.#texts.id(s.#sig, groupId);
   }
 }
 

@@ -124,6 +124,21 @@ export function ownerGroups(snapshot: Snapshot, groups: readonly AnalyzedGroup[]
 }
 
 /**
+ * `ownerGroups(snapshot, groups)[i]`, for a caller that asks about a few read-stage groups (the
+ * wait-for graph's 2,000 goroutines, of 20,000 groups in a dump of distinct stacks): read from the
+ * signature numbers grouping kept, without an array of every group's owner.
+ */
+export function ownerLookup(snapshot: Snapshot, groups: readonly AnalyzedGroup[]): (index: number) => AnalyzedGroup | undefined {
+  const memo = ownersMemo.get(groups);
+  if (memo !== undefined && memo.snapshot === snapshot) {
+    const { sigs, bySig } = memo;
+    return (i) => (i >= 0 && i < sigs.length ? bySig[sigs[i]] : undefined);
+  }
+  const owners = ownerGroups(snapshot, groups);
+  return (i) => owners[i];
+}
+
+/**
  * Sets in `to` each of `f`'s true flags but synctestBubble, in one order. Named reads: a loop over
  * the names read them as keyed, megamorphic loads that miss into the prototype chain for every
  * absent flag (a tenth of grouping's instructions on distinct stacks).

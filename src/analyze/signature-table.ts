@@ -15,6 +15,17 @@ import { FrameSlots } from './frame-slots.js';
 import { NO_FRAMES, isRuntimeFunc, keptAt, signatureLine } from './signature.js';
 import type { SimilarityLevel } from './types.js';
 
+/**
+ * First size of `seq` and of the hash set. Small, so that both grow, and the set's probes meet a
+ * taken slot, within the first stacks: while `add` still runs unoptimized and records what those
+ * paths do. Reached first after V8 optimized `add`, each of them threw the optimized code away
+ * (two recompilations of `add`, while 20,000 distinct stacks were grouped in slower code).
+ */
+const INITIAL = 16;
+
+/** Where the low 32 bits of a 64-bit integer lie in its two 32-bit halves (0 on little-endian machines). */
+const LOW_HALF = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1 ? 0 : 1;
+
 /** Signatures from which `comparator` compares ranks rather than key text. */
 const RANKED_FROM = 2000;
 
@@ -24,28 +35,28 @@ export class SignatureTable {
   private readonly pieces: string[] = [];
   /** Per frame: its line as piece numbers, and where it is kept (`FrameLine`). */
   private readonly lines = new FrameSlots<FrameLine>();
-  /** The lines of the frames of the stack being added. */
-  private readonly stack: FrameLine[] = [];
   /**
    * The pieces of every signature, one after another: signature s is `seq[starts[s]] … seq[starts[s + 1] - 1]`.
    * A stack's pieces are written past the last signature's, and kept there only when its signature is
    * new (220,000 pushes onto a growing array were the costliest line of grouping distinct stacks).
    * Replaced by a copy twice the size when full (`texts.seq` with it).
    */
-  private seq: Int32Array = new Int32Array(4096);
+  private seq: Int32Array = new Int32Array(INITIAL);
   private readonly starts: number[] = [0];
   /**
    * Open-addressed hash set of the signatures, by the hash of their pieces: each slot holds a
    * signature's number + 1, or 0 when empty (a Map keyed by the 32-bit hash boxed half of them as
    * heap numbers, the costliest line of grouping distinct stacks).
    */
-  private slots = new Int32Array(1024);
+  private slots = new Int32Array(INITIAL);
   /** Each signature's hash. */
   private readonly hashes: number[] = [];
   /** The texts of the signatures, kept by the analyzed groups (the maps above are not). */
   readonly texts: SignatureTexts;
   /** The piece of the empty signature's text, '(no frames)'. */
   private readonly empty: number;
+  /** The most pieces of a signature. */
+  private longest = 0;
   /** Some piece holds a character below '\n' (see `comparator`). */
   private low = false;
 
@@ -61,46 +72,61 @@ export class SignatureTable {
 
   /** The number of the signature of `frames`: equal for equal signatures, from 0 in order of first sight. */
   add(frames: readonly Frame[]): number {
-    const from = this.starts[this.starts.length - 1];
-    let seq = this.seq;
-    const lines = this.stack;
-    // keyStart (signature.ts): past the leading runtime frames, or -1 where all are.
+    const starts = this.starts;
+    const from = starts[starts.length - 1];
+    // keyStart (signature.ts): the signature starts past the leading runtime frames (start < 0
+    // until then). One call of `line` and of `put` on the path every stack takes: V8 inlines each
+    // call it has seen often into add's optimized code, and compiles it once more for every call.
+    let end = from;
     let start = -1;
     for (let i = 0; i < frames.length; i++) {
       const l = this.line(frames[i]);
-      lines[i] = l;
-      if (start < 0 && !l.runtime) start = i;
-    }
-    let n = 0;
-    for (let i = Math.max(start, 0); i < frames.length; i++) {
-      const l = lines[i];
-      if (!(start < 0 ? l.keptInRuntime : l.kept)) continue;
-      const pieces = l.pieces;
-      for (let k = 0; k < pieces.length; k++) {
-        if (from + n === seq.length) seq = this.grown();
-        seq[from + n++] = pieces[k];
+      if (start < 0) {
+        if (l.runtime) continue;
+        start = i;
       }
+      if (!l.kept) continue;
+      end = l.piece >= 0 ? this.put(end, l.piece) : this.putAll(end, l.pieces);
+    }
+    // A stack of runtime frames only keeps them all but goexit (keptAt(f, -1)).
+    for (let i = 0; start < 0 && i < frames.length; i++) {
+      const l = this.line(frames[i]);
+      if (l.keptInRuntime) end = this.putAll(end, l.pieces);
     }
     // An empty signature reads '(no frames)', as `signature(g) || '(no frames)'` does.
-    if (n === 0 || (n === 1 && this.pieces[seq[from]] === '')) {
-      if (from === seq.length) seq = this.grown();
-      n = 0;
-      seq[from + n++] = this.empty;
-    }
+    if (end === from || (end === from + 1 && this.pieces[this.seq[from]] === '')) end = this.put(from, this.empty);
+    const n = end - from;
+    const seq = this.seq;
     let h = 0x811c9dc5;
     for (let k = from; k < from + n; k++) h = Math.imul(h ^ seq[k], 0x01000193);
-    const mask = this.slots.length - 1;
+    const slots = this.slots;
+    const hashes = this.hashes;
+    const mask = slots.length - 1;
     let at = h & mask;
-    for (let found = this.slots[at]; found !== 0; found = this.slots[(at = (at + 1) & mask)]) {
-      if (this.hashes[found - 1] === h && this.holds(found - 1, from, n)) return found - 1;
+    for (let found = slots[at]; found !== 0; found = slots[(at = (at + 1) & mask)]) {
+      if (hashes[found - 1] === h && this.holds(found - 1, from, n)) return found - 1;
     }
-    const sig = this.size;
-    this.starts.push(from + n);
-    this.hashes.push(h);
-    this.slots[at] = sig + 1;
+    const sig = starts.length - 1;
+    if (n > this.longest) this.longest = n;
+    starts.push(from + n);
+    hashes.push(h);
+    slots[at] = sig + 1;
     // At most half full: probes stay short.
-    if (2 * (sig + 1) > this.slots.length) this.grow();
+    if (2 * (sig + 1) > slots.length) this.grow();
     return sig;
+  }
+
+  /** `put` of each of `pieces` in turn. */
+  private putAll(at: number, pieces: readonly number[]): number {
+    for (let k = 0; k < pieces.length; k++) at = this.put(at, pieces[k]);
+    return at;
+  }
+
+  /** Writes `piece` at `at` of `seq` (grown when full); returns the position after it. */
+  private put(at: number, piece: number): number {
+    if (at === this.seq.length) this.grown();
+    this.seq[at] = piece;
+    return at + 1;
   }
 
   /** `seq` copied into one twice its size. */
@@ -146,9 +172,7 @@ export class SignatureTable {
       };
     }
     const texts = this.pieces;
-    const order = texts.map((_, i) => i).sort((a, b) => (texts[a] < texts[b] ? -1 : 1));
-    const rank = new Int32Array(texts.length);
-    for (let r = 0; r < order.length; r++) rank[order[r]] = r;
+    const rank = this.ranks();
     const seq = this.seq;
     const ranked = new Int32Array(this.starts[this.size]);
     for (let x = 0; x < ranked.length; x++) ranked[x] = rank[seq[x]];
@@ -177,21 +201,76 @@ export class SignatureTable {
 
   /**
    * Every signature number, by `counts[sig]` descending, then by key as `comparator` orders them.
-   * Where every count is equal (a dump of distinct stacks), the comparator is the sort's own: the
-   * counts' comparison around it doubled the calls of the ~300,000 comparisons of 20,000 stacks.
-   * (A native sort of the packed ranks, with a search of each signature's run, was faster warm but
-   * slower in the one cold call a CLI run makes: its loops ran in the interpreter.)
+   * Where every count is equal (a dump of distinct stacks), `packedOrder` where it can, else the
+   * comparator is the sort's own: the counts' comparison around it doubled the calls of the
+   * ~300,000 comparisons of 20,000 stacks. (A native sort of the packed first ranks, with a search
+   * of each signature's run of equal ones, was faster warm but slower in the one cold call a CLI
+   * run makes: its loops ran in the interpreter. `packedOrder` searches nothing: one pass packs the
+   * keys, one reads the numbers back.)
    */
   order(counts: ArrayLike<number>): number[] {
     const size = this.size;
-    const sigs = new Array<number>(size);
     let equal = true;
-    for (let sig = 0; sig < size; sig++) {
-      sigs[sig] = sig;
-      if (counts[sig] !== counts[0]) equal = false;
-    }
+    for (let sig = 1; sig < size && equal; sig++) equal = counts[sig] === counts[0];
+    const packed = equal ? this.packedOrder() : undefined;
+    if (packed !== undefined) return packed;
+    const sigs = new Array<number>(size);
+    for (let sig = 0; sig < size; sig++) sigs[sig] = sig;
     const byKey = this.comparator();
     return equal ? sigs.sort(byKey) : sigs.sort((a, b) => counts[b] - counts[a] || byKey(a, b));
+  }
+
+  /** Each piece's rank in string order. */
+  private ranks(): Int32Array {
+    const texts = this.pieces;
+    const order = texts.map((_, i) => i).sort((a, b) => (texts[a] < texts[b] ? -1 : 1));
+    const rank = new Int32Array(texts.length);
+    for (let r = 0; r < order.length; r++) rank[order[r]] = r;
+    return rank;
+  }
+
+  /**
+   * Every signature number in `comparator`'s order, by one native sort of 64-bit integers, where
+   * each signature's ranks (as `comparator` packs its first ones) and then its number fit in 64
+   * bits: the ranks tell every pair apart, and the number is read back from the low bits. Else
+   * undefined (as for the tables `comparator` compares by key text). On 20,000 distinct stacks of
+   * a few functions it replaces ~300,000 calls of the comparator, and its rank loop.
+   */
+  packedOrder(): number[] | undefined {
+    const size = this.size;
+    if (this.low || size < RANKED_FROM) return undefined;
+    const starts = this.starts;
+    const longest = this.longest;
+    const bits = Math.ceil(Math.log2(this.pieces.length + 1));
+    const sigBits = Math.ceil(Math.log2(size));
+    // (Each step multiplies a 32-bit half by 2^bits or 2^sigBits: at most 2^53, exact in a double.)
+    if (bits * longest + sigBits > 64 || bits > 21 || sigBits > 21) return undefined;
+    const rank = this.ranks();
+    const seq = this.seq;
+    const keys = new BigUint64Array(size);
+    // Each key as its two 32-bit halves (`hi` * 2^32 + `lo`), shifted left by `bits` per rank,
+    // then by `sigBits` for the number: every step stays below 2^53, exact in a double.
+    const halves = new Uint32Array(keys.buffer);
+    const scale = 2 ** bits;
+    const sigScale = 2 ** sigBits;
+    for (let sig = 0; sig < size; sig++) {
+      let hi = 0;
+      let lo = 0;
+      for (let j = 0, x = starts[sig]; j <= longest; j++, x++) {
+        const last = j === longest;
+        const by = last ? sigScale : scale;
+        lo = lo * by + (last ? sig : x < starts[sig + 1] ? rank[seq[x]] + 1 : 0);
+        const carry = Math.floor(lo / 0x100000000);
+        lo -= carry * 0x100000000;
+        hi = hi * by + carry;
+      }
+      halves[2 * sig + LOW_HALF] = lo;
+      halves[2 * sig + 1 - LOW_HALF] = hi;
+    }
+    keys.sort();
+    const out = new Array<number>(size);
+    for (let i = 0; i < size; i++) out[i] = halves[2 * i + LOW_HALF] % sigScale;
+    return out;
   }
 
   /** Whether signature `sig` is the `n` pieces of `seq` from `at`. */
@@ -207,7 +286,7 @@ export class SignatureTable {
     if (l === undefined) {
       const text = signatureLine(f, this.level);
       const pieces = text.includes('\n') ? text.split('\n').map((p) => this.numbered(p)) : [this.numbered(text)];
-      l = { pieces, runtime: isRuntimeFunc(f.func), kept: keptAt(f, 0), keptInRuntime: keptAt(f, -1) };
+      l = { piece: pieces.length === 1 ? pieces[0] : -1, pieces, runtime: isRuntimeFunc(f.func), kept: keptAt(f, 0), keptInRuntime: keptAt(f, -1) };
       this.lines.set(f, l);
     }
     return l;
@@ -227,6 +306,8 @@ export class SignatureTable {
 
 /** A frame's part of the signatures: decided once per frame, read for each stack it is on. */
 interface FrameLine {
+  /** Its line's only piece number, or -1 where it has several (a line Go printed has one). */
+  readonly piece: number;
   /** Its line, as piece numbers. */
   readonly pieces: readonly number[];
   /** A `runtime.*` frame (keyStart skips the leading ones). */
@@ -240,6 +321,7 @@ interface FrameLine {
 /** The texts of a table's signatures: its pieces, and each signature's piece numbers. */
 export class SignatureTexts {
   private readonly keys: (string | undefined)[] = [];
+  private readonly ids: (string | undefined)[] = [];
 
   constructor(
     private readonly pieces: readonly string[],
@@ -251,6 +333,11 @@ export class SignatureTexts {
   /** The text of signature `sig`: `signatureOfFrames(frames, level) || '(no frames)'`, made once. */
   key(sig: number): string {
     return (this.keys[sig] ??= this.keyOnce(sig));
+  }
+
+  /** `idOf(keyOnce(sig))`, made once (group-key.ts: the id of the group of signature `sig`). */
+  id(sig: number, idOf: (key: string) => string): string {
+    return (this.ids[sig] ??= idOf(this.keyOnce(sig)));
   }
 
   /** `key(sig)`, without keeping it when it was not made before (for a caller that only hashes it). */

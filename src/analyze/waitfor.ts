@@ -11,9 +11,9 @@
  * exact word of the same goroutine's stack says the same.
  */
 import type { Frame, GoroutineDetail, Group, Snapshot } from '../model/dump.js';
-import { argWords, isPointerLike, type ArgWord } from './args.js';
+import { argWords, isPointerLike, pointerWords, type PointerWords } from './args.js';
 import { isClosure, receiverType } from './closures.js';
-import { ownerGroups } from './group.js';
+import { ownerLookup } from './group.js';
 import type { OriginClassifier } from './origin.js';
 import type { AnalyzedGroup, WaitFrame, WaitGraph, WaitObject, WaitOn, Waiter } from './types.js';
 
@@ -39,12 +39,13 @@ interface BlockingCall {
   readonly last: number;
 }
 
-function blockingCall(g: Group): BlockingCall | undefined {
+function blockingCall(g: Group): BlockingCall {
   const fr = g.frames;
   let on: WaitOn | undefined;
   let argFrame = -1;
   let semaFrame = -1;
   let lockSlow = false;
+  let rwLock = false;
   let i = 0;
   for (; i < fr.length && SYNC_OR_RUNTIME.test(fr[i].func); i++) {
     const f = fr[i].func;
@@ -67,6 +68,7 @@ function blockingCall(g: Group): BlockingCall | undefined {
         // The RWMutex (a writer also waits in its inner Mutex, whose address is the RWMutex's).
         on = 'lock';
         argFrame = i;
+        rwLock = true;
         break;
       case 'sync.(*RWMutex).RLock':
         on = 'rlock';
@@ -124,7 +126,7 @@ function blockingCall(g: Group): BlockingCall | undefined {
         on = 'other';
     }
   }
-  return { on, argFrame, last: i - 1, semaFrame, semaOffset: semaOffset(on, lockSlow, fr.slice(0, i).some((x) => x.func === 'sync.(*RWMutex).Lock')) };
+  return { on, argFrame, last: i - 1, semaFrame, semaOffset: semaOffset(on, lockSlow, rwLock) };
 }
 
 /** Runtime calls whose first word is a semaphore inside a sync object. */
@@ -168,33 +170,34 @@ const NONE: readonly number[] = Object.freeze([]);
  */
 type SharedFrames = Map<Frame, WaitFrame[]>;
 
+/** The pointer words of each frame of the goroutine `waitFrames` reads (one array for all). */
+const frameWords: PointerWords[] = [];
+
 function waitFrames(d: GoroutineDetail, g: Group, origins: OriginClassifier, shared: SharedFrames): WaitFrame[] {
   const n = g.frames.length;
-  const words = new Array<readonly ArgWord[]>(n);
   let exact: Set<number> | undefined;
   // (Indexed loops: this runs cold in a CLI run, where a for-of step allocates an iterator result.)
   for (let i = 0; i < n; i++) {
-    const ws = argWords(d.args[i] ?? '');
-    words[i] = ws;
-    for (let k = 0; k < ws.length; k++) if (ws[k].exact && isPointerLike(ws[k].value)) (exact ??= new Set()).add(ws[k].value);
+    const p = pointerWords(d.args[i] ?? '');
+    frameWords[i] = p;
+    for (let k = 0; k < p.exact.length; k++) (exact ??= new Set()).add(p.exact[k]);
   }
   const out = new Array<WaitFrame>(n);
   for (let i = 0; i < n; i++) {
-    let pointers = NONE;
-    let corroborated = NONE;
-    const ws = words[i];
-    for (let k = 0; k < ws.length; k++) {
-      const w = ws[k];
-      if (!isPointerLike(w.value)) continue;
-      if (w.exact) pointers = pointers === NONE ? [w.value] : [...pointers, w.value];
-      else if (exact?.has(w.value)) corroborated = corroborated === NONE ? [w.value] : [...corroborated, w.value];
-    }
+    const p = frameWords[i];
     const frame = g.frames[i];
-    if (pointers === NONE && corroborated === NONE) {
+    let corroborated = NONE;
+    if (exact !== undefined) {
+      for (let k = 0; k < p.inexact.length; k++) {
+        const v = p.inexact[k];
+        if (exact.has(v)) corroborated = corroborated === NONE ? [v] : [...corroborated, v];
+      }
+    }
+    if (p.exact.length === 0 && corroborated === NONE) {
       let at = shared.get(frame);
       if (at === undefined) shared.set(frame, (at = []));
-      out[i] = at[i] ??= { frame, index: i, origin: origins.origin(frame), pointers, corroborated };
-    } else out[i] = { frame, index: i, origin: origins.origin(frame), pointers, corroborated };
+      out[i] = at[i] ??= { frame, index: i, origin: origins.origin(frame), pointers: NONE, corroborated };
+    } else out[i] = { frame, index: i, origin: origins.origin(frame), pointers: p.exact.length === 0 ? NONE : [...p.exact], corroborated };
   }
   return out;
 }
@@ -219,18 +222,21 @@ export function waitGraph(
 ): WaitGraph | undefined {
   const details = snapshot.goroutines;
   if (details === undefined || details.length === 0) return undefined;
-  // Read-stage group index → its analyzed group (an array: a Map of 20,000 entries cost most of this).
-  const byMember = ownerGroups(snapshot, groups);
+  // Read-stage group index → its analyzed group, from the numbers grouping kept (a Map of 20,000
+  // entries cost most of this once; an array of them, a pass over every group).
+  const ownerOf = ownerLookup(snapshot, groups);
   const shared: SharedFrames = new Map();
   const pending: { d: GoroutineDetail; g: Group; ag: AnalyzedGroup; call: BlockingCall; frames: WaitFrame[] }[] = [];
   const addrSet = new Set<number>();
+  // The blocking call of each read-stage group (its goroutines share it).
+  const calls = new Map<Group, BlockingCall>();
   for (let k = 0; k < details.length; k++) {
     const d = details[k];
     const g = snapshot.groups[d.group];
-    const ag = byMember[d.group];
+    const ag = ownerOf(d.group);
     if (g === undefined || ag === undefined) continue;
-    const call = blockingCall(g);
-    if (call === undefined) continue;
+    let call = calls.get(g);
+    if (call === undefined) calls.set(g, (call = blockingCall(g)));
     const frames = waitFrames(d, g, origins, shared);
     // Struct starts come from the program's frames above the wait (the sync call's own word is the
     // field itself: it must not be its own base).

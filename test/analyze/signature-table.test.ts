@@ -23,7 +23,7 @@ function frame(func: string, line: number): Frame {
   return { func, pkg: func.slice(0, func.lastIndexOf('.')), file: `/src/${func.split('.')[0]}.go`, line, inlined: false } as Frame;
 }
 
-function check(pool: Frame[], stacks: number, maxDepth: number, seed: number, prefixShare: number, least = 2000): void {
+function check(pool: Frame[], stacks: number, maxDepth: number, seed: number, prefixShare: number, least = 2000, packed = false): void {
   const rnd = random(seed);
   const table = new SignatureTable('exact');
   const seen: Frame[][] = [];
@@ -55,6 +55,10 @@ function check(pool: Frame[], stacks: number, maxDepth: number, seed: number, pr
   // descending, then by text; with equal counts, with a few counts, and with counts far apart.
   const equal = sigs.map(() => 1);
   expect(table.order(equal)).toEqual(byText);
+  // The native sort of packed ranks, where they fit in 64 bits (else the comparator sorts).
+  const native = table.packedOrder();
+  expect(native !== undefined).toBe(packed);
+  if (native !== undefined) expect(native).toEqual(byText);
   for (const spread of [3, 100000]) {
     const counts = sigs.map(() => 1 + Math.floor(rnd() * spread));
     const byCount = [...sigs].sort((a, b) => counts[b] - counts[a] || (table.key(a) < table.key(b) ? -1 : 1));
@@ -66,6 +70,30 @@ describe('SignatureTable.comparator and order', () => {
   it('orders as the texts with few pieces and deep shared prefixes (every rank packed)', () => {
     const pool = ['m.park', 'm.north', 'm.south', 'm.east', 'm.west', 'm.Walk'].map((f, i) => frame(f, 10 + i));
     check(pool, 4000, 20, 1, 0.2);
+  });
+
+  it('orders 20,000 signatures of a few pieces as the texts by one native sort (every rank and the number in 64 bits)', () => {
+    const pool = ['m.park', 'm.north', 'm.south', 'm.east', 'm.west', 'm.Walk'].map((f, i) => frame(f, 10 + i));
+    check(pool, 20000, 12, 5, 0.2, 14000, true);
+  });
+
+  it('packs past a signature\'s end below every rank: a signature sorts before its extension by the lowest piece, though seen after it', () => {
+    const pool = ['m.park', 'm.north', 'm.south', 'm.east', 'm.west'].map((f, i) => frame(f, 10 + i));
+    // Below '(no frames)' too (a piece every table holds): '#' < '('.
+    const lowest = frame('#lowest', 1);
+    const rnd = random(6);
+    const table = new SignatureTable('exact');
+    for (let i = 0; i < 3000; i++) {
+      const fr = Array.from({ length: 1 + Math.floor(rnd() * 10) }, () => pool[Math.floor(rnd() * pool.length)]);
+      table.add([...fr, lowest, lowest]);
+      table.add([...fr, lowest]);
+      table.add(fr);
+    }
+    const sigs = Array.from({ length: table.size }, (_, i) => i);
+    const byText = [...sigs].sort((a, b) => (table.key(a) < table.key(b) ? -1 : table.key(a) > table.key(b) ? 1 : 0));
+    const native = table.packedOrder();
+    expect(native).toBeDefined();
+    expect(native).toEqual(byText);
   });
 
   it('orders as the texts with thousands of pieces (a few ranks packed, the rest compared)', () => {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyze/index.js';
 import { argWords, isPointerLike } from '../../src/analyze/args.js';
-import { ownerGroups } from '../../src/analyze/group.js';
+import { ownerGroups, ownerLookup } from '../../src/analyze/group.js';
 import { OriginClassifier } from '../../src/analyze/origin.js';
 import type { Analysis } from '../../src/analyze/types.js';
 import { readDump } from '../../src/read/index.js';
@@ -36,6 +36,10 @@ describe('wait-for graph shortcuts', () => {
       const slow = ownerGroups(a.snapshot, [...a.groups]);
       expect(fast.length).toBe(a.snapshot.groups.length);
       for (let i = 0; i < fast.length; i++) expect(fast[i]).toBe(slow[i]);
+      // The lookup by index answers the same, from the numbers and from the pass alike.
+      for (const lookup of [ownerLookup(a.snapshot, a.groups), ownerLookup(a.snapshot, [...a.groups]), ownerLookup({ ...a.snapshot }, a.groups)]) {
+        for (let i = -1; i <= fast.length; i++) expect(lookup(i)).toBe(slow[i]);
+      }
       // Another snapshot's groups never answer for this one.
       expect(ownerGroups({ ...a.snapshot }, a.groups).every((g, i) => g === slow[i])).toBe(true);
     }
@@ -48,6 +52,8 @@ describe('wait-for graph shortcuts', () => {
       const origins = new OriginClassifier({ userModules: (a.programModules ?? []).map((m) => m.module) });
       for (const w of a.waits?.waiters ?? []) {
         const frames = w.readGroup.frames;
+        expect(w.readGroup).toBe(a.snapshot.groups[w.detail.group]);
+        expect(w.group.members).toContain(w.detail.group);
         expect(w.frames.length).toBe(frames.length);
         const exact = new Set<number>();
         for (let i = 0; i < frames.length; i++) for (const x of argWords(w.detail.args[i] ?? '')) if (x.exact && isPointerLike(x.value)) exact.add(x.value);
