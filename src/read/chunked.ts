@@ -13,7 +13,7 @@ import type { Dump } from '../model/dump.js';
 import { readFileChunks, releaseChunk } from './source.js';
 import type { ReadOptions } from './options.js';
 import type { TextPart } from './text.js';
-import { textReader } from './text-input.js';
+import { readsInPlace, textReader } from './text-input.js';
 
 /** Files smaller than this are read in one piece: starting workers costs more than it saves. */
 export const MIN_CHUNKED_BYTES = 96 << 20;
@@ -65,10 +65,12 @@ function headerAt(b: Buffer): number {
 export async function readPart(path: string, start: number, end: number, opts: ReadOptions, onBytes?: (bytes: number) => void): Promise<TextPart> {
   const { reader, splitter, longLines } = textReader(path, opts, true);
   let bytes = 0;
+  let inPlace = false;
   for await (const c of readFileChunks(path, start, end, true)) {
     splitter.push(c);
-    releaseChunk(c);
     bytes += c.byteLength;
+    if (!inPlace) inPlace = readsInPlace(reader, c, bytes);
+    releaseChunk(c);
     onBytes?.(bytes);
   }
   splitter.end();
@@ -148,10 +150,12 @@ export async function readInParts(
   const remote = runners.map(drain);
   const { reader, splitter, longLines } = textReader(path, opts);
   let bytes = 0;
+  let inPlace = false;
   for await (const c of readFileChunks(path, 0, cuts[0], true)) {
     splitter.push(c);
-    releaseChunk(c);
     bytes += c.byteLength;
+    if (!inPlace) inPlace = readsInPlace(reader, c, bytes);
+    releaseChunk(c);
     progress(0, bytes);
   }
   splitter.end();

@@ -14,9 +14,12 @@
 ;; + newline), written once for all the nodes of one frame text). A frame text is a node of its own,
 ;; never linked into the trie: its first child is the next text of its bucket in the table. A
 ;; creator: head length (`created by F`), flags (1: ` in goroutine N` follows), line length, id (the
-;; reader's), then its head and file line (+ newline).
+;; reader's), then its head and file line (+ newline). The input may also lie in place, anywhere above
+;; the nodes (a buffer the file was read into, frame-match.ts `inputBuffer`): offsets are then the
+;; memory's. Shared memory, so that growing it does not detach the views a file is being read into;
+;; at most 2 GiB, so that offsets stay positive as i32 (-1 says "no").
 (module
-  (memory (export "memory") 3)
+  (memory (export "memory") 3 32768 shared)
   (data (i32.const 131056) " in goroutine ")
 
   ;; 1 when the $n bytes at $a are those at $b.

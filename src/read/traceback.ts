@@ -513,6 +513,15 @@ export class TracebackReader {
   private anyCreator: NodeCreator | undefined;
 
   /**
+   * A buffer for input to be read into, in the matcher's memory, where `takeKnownFrames` walks it
+   * without copying it (`FrameMatcher.inputBuffer`); undefined without WebAssembly, or past a few.
+   */
+  inputBuffer(size: number): Buffer | undefined {
+    if (this.matcher === undefined) this.matcher = FrameMatcher.create() ?? null;
+    return this.matcher?.inputBuffer(size);
+  }
+
+  /**
    * In a goroutine's stack (`start`: its next call line in the piece `bytes`, decoded as `s` when the
    * splitter decoded it), take the
    * frames of a stack already in the trie straight from the bytes: for each frame, the call

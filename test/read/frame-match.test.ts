@@ -48,15 +48,27 @@ const lineByLine = (LineSplitter.prototype as unknown as { lineByLine: (...a: un
 
 /**
  * The Dump of `bytes` pushed in chunks of `chunk` bytes, with blocks offered (true, pieces read as
- * `mode` says) or line by line; or the message of the error it was refused with.
+ * `mode` says) or line by line; or the message of the error it was refused with. `inPlace`: each
+ * chunk is copied into one of three buffers of the reader's matcher (`inputBuffer`, as a large file
+ * is read), taken in turn, so that the walk reads it where it lies and a view kept of a chunk shows.
  */
-function read(bytes: Buffer, chunk: number, blocks: boolean, mode: PieceMode = 'auto'): Dump | string {
+function read(bytes: Buffer, chunk: number, blocks: boolean, mode: PieceMode = 'auto', inPlace = false): Dump | string {
   const { reader, splitter } = textReader('input.txt', {});
   const s = !blocks
     ? new LineSplitter({ line: (l, n) => reader.line(l, n) })
     : mode === 'auto' ? splitter : new LineSplitter(reader, 1 << 20, undefined, mode);
+  const size = Math.min(chunk, bytes.length);
+  const buffers = inPlace ? [0, 1, 2].map(() => reader.inputBuffer(size)!) : [];
   try {
-    for (let i = 0; i < bytes.length; i += chunk) s.push(bytes.subarray(i, i + chunk));
+    for (let i = 0; i < bytes.length; i += chunk) {
+      const c = bytes.subarray(i, i + chunk);
+      if (!inPlace) s.push(c);
+      else {
+        const b = buffers[(i / chunk) % 3];
+        c.copy(b);
+        s.push(b.subarray(0, c.length));
+      }
+    }
     s.end();
     return reader.end({ inputTruncated: false });
   } catch (e) {
@@ -68,7 +80,10 @@ const MODES: readonly PieceMode[] = ['auto', 'text', 'bytes'];
 
 function same(bytes: Buffer, chunks: readonly number[]): void {
   const lines = read(bytes, bytes.length || 1, false);
-  for (const c of chunks) for (const mode of MODES) expect(read(bytes, c, true, mode)).toEqual(lines);
+  for (const c of chunks) {
+    for (const mode of MODES) expect(read(bytes, c, true, mode)).toEqual(lines);
+    expect(read(bytes, c, true, 'auto', true)).toEqual(lines);
+  }
 }
 
 /** Dumps as text, gzipped or not. */
@@ -121,6 +136,60 @@ describe('known frames from bytes = line by line', () => {
     read(bytes, 1 << 20, true);
     const goroutines = bytes.toString('latin1').split('\ngoroutine ').length;
     expect(headers).toBeGreaterThan(goroutines / 2);
+  });
+
+  it('walks pieces that lie in its input buffers in place: no piece copied into its memory', () => {
+    const bytes = content(join(SAMPLES, 'apiproxy-leak', 'goroutine.debug2.txt'));
+    const copying = read(bytes, 997, true, 'auto');
+    let walks = 0;
+    let copied = 0;
+    const walk = FrameMatcher.prototype.walk;
+    FrameMatcher.prototype.walk = function (this: FrameMatcher, ...a: Parameters<typeof walk>) {
+      const w = walk.apply(this, a);
+      walks++;
+      if ((this as unknown as { loaded: number }).loaded >= 0) copied++;
+      return w;
+    };
+    taken = 0;
+    let inPlace: Dump | string;
+    try {
+      inPlace = read(bytes, 997, true, 'auto', true);
+    } finally {
+      FrameMatcher.prototype.walk = walk;
+    }
+    expect(inPlace).toEqual(copying);
+    expect(walks).toBeGreaterThan(1000);
+    expect(taken).toBeGreaterThan(1000);
+    expect(copied).toBe(0);
+  });
+
+  it('gives a few input buffers at most', () => {
+    const { reader } = textReader('input.txt', {});
+    for (let i = 0; i < 4; i++) expect(reader.inputBuffer(1 << 20)?.length).toBe(1 << 20);
+    expect(reader.inputBuffer(1 << 20)).toBeUndefined();
+  });
+
+  it('reads in place while its memory grows (nodes of new stacks), to the same Dump', () => {
+    // Each copy of the dump in its own files: new frames all along, so the nodes grow the memory.
+    const text = content(join(SAMPLES, 'apiproxy-leak', 'goroutine.debug2.txt')).toString('latin1');
+    const bytes = Buffer.from(Array.from({ length: 40 }, (_, i) => text.replaceAll('.go:', `${i}.go:`)).join('\n'), 'latin1');
+    let first = 0;
+    let last = 0;
+    const walk = FrameMatcher.prototype.walk;
+    FrameMatcher.prototype.walk = function (this: FrameMatcher, ...a: Parameters<typeof walk>) {
+      const size = (this as unknown as { memory: { buffer: ArrayBufferLike } }).memory.buffer.byteLength;
+      if (first === 0) first = size;
+      last = size;
+      return walk.apply(this, a);
+    };
+    let inPlace: Dump | string;
+    try {
+      inPlace = read(bytes, 4093, true, 'auto', true);
+    } finally {
+      FrameMatcher.prototype.walk = walk;
+    }
+    expect(last).toBeGreaterThan(first);
+    expect(inPlace).toEqual(read(bytes, bytes.length, false));
   });
 
   it('reads the pieces after one taken mostly whole as bytes (auto), to the same Dump', () => {
@@ -198,9 +267,10 @@ describe('known frames from bytes, on goroutines changed where the bytes differ'
         fc.integer({ min: 1, max: 5000 }),
         fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 400 })),
         fc.constantFrom(...MODES),
-        (picks, chunk, cut, mode) => {
+        fc.boolean(),
+        (picks, chunk, cut, mode, inPlace) => {
           const bytes = dumpOf(picks, cut);
-          expect(read(bytes, chunk, true, mode)).toEqual(read(bytes, bytes.length, false));
+          expect(read(bytes, chunk, true, mode, inPlace)).toEqual(read(bytes, bytes.length, false));
         },
       ),
       { numRuns: 300 },
