@@ -612,9 +612,12 @@ export class TracebackReader {
     for (let d = buf[i] - 48; d >= 0 && d <= 9 && i < end; d = buf[++i] - 48) id = id * 10 + d;
     if (i === digits || i + 1 >= end || buf[i] !== SPACE || buf[i + 1] !== 91 /* [ */) return p;
     const from = i + 1;
-    const nl = buf.indexOf(10, from);
+    // The newline, by hand: `indexOf` on a buffer of shared memory (a file read in place,
+    // FrameMatcher.inputBuffer) misses V8's fast API call, ~3 times slower on a header.
+    let nl = from;
+    while (nl < end && buf[nl] !== 10) nl++;
     // A header followed by at least one byte of the piece: never the last line of the input.
-    if (nl < 0 || nl + 1 >= end || buf[nl - 1] === 13) return p;
+    if (nl + 1 >= end || buf[nl - 1] === 13) return p;
     const n = nl - from;
     const slot = (n * 7 + buf[from + 1] * 3 + buf[nl - 3]) & (TAIL_SLOTS - 1);
     const t = this.tails[slot];

@@ -214,12 +214,19 @@ const pool = [
   ...goroutines(join(SAMPLES, 'apiproxy-leak', 'goroutine.debug2.txt')).slice(0, 200),
 ];
 
+/** `l` with its character `k` replaced by another letter (a frame's bytes compared in words: any position may differ). */
+function otherByte(l: string, k: number): string {
+  return `${l.slice(0, k)}${l[k] === 'Q' ? 'R' : 'Q'}${l.slice(k + 1)}`;
+}
+
 /** Ways a goroutine's text may differ from a known stack's, each one the line path must read. */
 const changes: Record<string, (g: string[], at: number) => string[]> = {
   same: (g) => g,
   argsWithParens: (g, at) => g.map((l, i) => (i === at && l.endsWith(')') ? `${l.slice(0, -1)}, (0x1))` : l)),
   inlinedMarker: (g, at) => g.map((l, i) => (i === at && l.endsWith(')') && !l.startsWith('\t') ? `${l.slice(0, l.indexOf('('))}(...)` : l)),
   otherLineNumber: (g, at) => g.map((l, i) => (i === at + 1 && l.startsWith('\t') ? l.replace(/:(\d+)/, (_, n: string) => `:${Number(n) + 1}`) : l)),
+  otherFileByte: (g, at) => g.map((l, i) => (i === at + 1 && l.startsWith('\t') ? otherByte(l, 1 + ((at * 13) % (l.indexOf(':') - 1))) : l)),
+  otherFuncByte: (g, at) => g.map((l, i) => (i === at && !l.startsWith('\t') && l.indexOf('(') > 0 ? otherByte(l, (at * 13) % l.indexOf('(')) : l)),
   crlf: (g) => g.map((l) => `${l}\r`),
   notAscii: (g, at) => g.map((l, i) => (i === at && l.includes('.') && !l.startsWith('\t') ? l.replace('.', '.é') : l)),
   noArgsClose: (g, at) => g.map((l, i) => (i === at && l.endsWith(')') ? l.slice(0, -1) : l)),
