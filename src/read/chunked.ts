@@ -13,7 +13,7 @@ import type { Dump } from '../model/dump.js';
 import { readFileChunks, releaseChunk } from './source.js';
 import type { ReadOptions } from './options.js';
 import type { TextPart } from './text.js';
-import { readsInPlace, textReader } from './text-input.js';
+import { readInPlace, textReader } from './text-input.js';
 
 /** Files smaller than this are read in one piece: starting workers costs more than it saves. */
 export const MIN_CHUNKED_BYTES = 96 << 20;
@@ -65,12 +65,11 @@ function headerAt(b: Buffer): number {
 export async function readPart(path: string, start: number, end: number, opts: ReadOptions, onBytes?: (bytes: number) => void): Promise<TextPart> {
   const { reader, splitter, longLines } = textReader(path, opts, true);
   let bytes = 0;
-  let inPlace = false;
   for await (const c of readFileChunks(path, start, end, true)) {
+    if (bytes === 0) readInPlace(reader, c);
     splitter.push(c);
-    bytes += c.byteLength;
-    if (!inPlace) inPlace = readsInPlace(reader, c, bytes);
     releaseChunk(c);
+    bytes += c.byteLength;
     onBytes?.(bytes);
   }
   splitter.end();
@@ -150,12 +149,11 @@ export async function readInParts(
   const remote = runners.map(drain);
   const { reader, splitter, longLines } = textReader(path, opts);
   let bytes = 0;
-  let inPlace = false;
   for await (const c of readFileChunks(path, 0, cuts[0], true)) {
+    if (bytes === 0) readInPlace(reader, c);
     splitter.push(c);
-    bytes += c.byteLength;
-    if (!inPlace) inPlace = readsInPlace(reader, c, bytes);
     releaseChunk(c);
+    bytes += c.byteLength;
     progress(0, bytes);
   }
   splitter.end();

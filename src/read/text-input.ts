@@ -18,19 +18,14 @@ import { TextDumpReader } from './text.js';
  */
 export const DEFAULT_DUMP_SEARCH_BYTES = 64 * 1024 * 1024;
 
-/** Input read before later reads go straight into the reader's buffers (a large file: `readsInPlace`). */
-const IN_PLACE_BYTES = 4 << 20;
-
 /**
- * Once `bytes` of a file are read: its later reads go into buffers of the reader's frame matcher,
- * which walks them where they lie instead of copying each piece into its memory (about 40 ms of
- * 700 MB). Not for small inputs, whose few reads would each cost a buffer of the matcher's memory.
- * True once asked (`c` is a chunk of the file, not yet given back).
+ * The later reads of the file `c` came from (its first chunk, not yet given back) go into buffers of
+ * the reader's frame matcher, which walks them where they lie instead of copying each piece into its
+ * memory (about 40 ms of 700 MB). Reads already in flight are copied (the first 3 MiB). A file that
+ * small asks for no buffer: no matcher memory is spent on it. Input that is not a file: nothing.
  */
-export function readsInPlace(reader: TextDumpReader, c: Uint8Array, bytes: number): boolean {
-  if (bytes < IN_PLACE_BYTES) return false;
+export function readInPlace(reader: TextDumpReader, c: Uint8Array): void {
   readInto(c, (size) => reader.inputBuffer(size));
-  return true;
 }
 
 /** A text reader fed by a line splitter; lines longer than the limit are cut and listed in `longLines`. */
@@ -75,12 +70,11 @@ export async function readText(
       searching = false;
     }
   };
+  readInPlace(reader, first);
   take(first);
-  let inPlace = false;
   // Leaving the loop by throwing ends the source (the file stream is closed, stdin left unread).
   for await (const c of rest) {
     take(c);
-    if (!inPlace) inPlace = readsInPlace(reader, c, bytes);
     // Nothing keeps a view of it (the splitter and the tail copy what they keep): its file may reuse it.
     releaseChunk(c);
     opts.onProgress?.(bytes);

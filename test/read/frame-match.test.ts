@@ -8,7 +8,8 @@
  * a function name that is not ASCII, other `created by` lines, a goroutine cut by the end of the input.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
@@ -16,6 +17,7 @@ import { describe, expect, it } from 'vitest';
 import type { Dump } from '../../src/model/dump.js';
 import { FrameMatcher } from '../../src/read/frame-match.js';
 import { LineSplitter, type PieceMode } from '../../src/read/lines.js';
+import { readDumpFrom, readInput } from '../../src/read/pipeline.js';
 import { textReader } from '../../src/read/text-input.js';
 import { TracebackReader } from '../../src/read/traceback.js';
 import { CORPUS, REPO, SAMPLES, corpusFiles, filesUnder } from '../helpers/paths.js';
@@ -161,6 +163,30 @@ describe('known frames from bytes = line by line', () => {
     expect(walks).toBeGreaterThan(1000);
     expect(taken).toBeGreaterThan(1000);
     expect(copied).toBe(0);
+  });
+
+  it('reads a large file in place from its fourth MiB (readInPlace), to the Dump of the same bytes given whole', async () => {
+    // Ten copies of a real dump, each with its own goroutine ids: 5.7 MB.
+    const text = content(join(SAMPLES, 'apiproxy-leak', 'goroutine.debug2.txt')).toString('latin1');
+    const bytes = Buffer.from(Array.from({ length: 10 }, (_, i) => text.replace(/^goroutine (\d+)/gm, (_, id: string) => `goroutine ${Number(id) + i * 1e6}`)).join('\n'), 'latin1');
+    const dir = mkdtempSync(join(tmpdir(), 'leakscope-in-place-'));
+    const path = join(dir, 'big.debug2.txt');
+    writeFileSync(path, bytes);
+    let inPlace = 0;
+    const walk = FrameMatcher.prototype.walk;
+    FrameMatcher.prototype.walk = function (this: FrameMatcher, ...a: Parameters<typeof walk>) {
+      if (a[0].buf.buffer instanceof SharedArrayBuffer) inPlace++;
+      return walk.apply(this, a);
+    };
+    let fromFile: Dump;
+    try {
+      fromFile = await readInput(path);
+    } finally {
+      FrameMatcher.prototype.walk = walk;
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(inPlace).toBeGreaterThan(1000);
+    expect(fromFile).toEqual(await readDumpFrom(path, bytes));
   });
 
   it('gives a few input buffers at most', () => {
