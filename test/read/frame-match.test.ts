@@ -15,7 +15,7 @@ import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Dump } from '../../src/model/dump.js';
-import { FrameMatcher } from '../../src/read/frame-match.js';
+import { FrameMatcher, type Walk } from '../../src/read/frame-match.js';
 import { LineSplitter, type PieceMode } from '../../src/read/lines.js';
 import { readDumpFrom, readInput } from '../../src/read/pipeline.js';
 import { textReader } from '../../src/read/text-input.js';
@@ -80,6 +80,29 @@ function read(bytes: Buffer, chunk: number, blocks: boolean, mode: PieceMode = '
 
 const MODES: readonly PieceMode[] = ['auto', 'text', 'bytes'];
 
+/** `run`, with `seen` told of each walk of any matcher: the matcher, the walk's arguments and its result. */
+function watchingWalks<T>(seen: (m: FrameMatcher, a: Parameters<FrameMatcher['walk']>, w: Walk) => void, run: () => T): T {
+  const walk = FrameMatcher.prototype.walk;
+  FrameMatcher.prototype.walk = function (this: FrameMatcher, ...a: Parameters<typeof walk>) {
+    const w = walk.apply(this, a);
+    seen(this, a, w);
+    return w;
+  };
+  const restore = (): void => {
+    FrameMatcher.prototype.walk = walk;
+  };
+  let r: T;
+  try {
+    r = run();
+  } catch (e) {
+    restore();
+    throw e;
+  }
+  if (r instanceof Promise) return r.finally(restore) as T;
+  restore();
+  return r;
+}
+
 function same(bytes: Buffer, chunks: readonly number[]): void {
   const lines = read(bytes, bytes.length || 1, false);
   for (const c of chunks) {
@@ -116,18 +139,11 @@ describe('known frames from bytes = line by line', () => {
     // (Without: every goroutine of such a stack took the text lookup and a search of the kids.)
     let walks = 0;
     let byTexts = 0;
-    const walk = FrameMatcher.prototype.walk;
-    FrameMatcher.prototype.walk = function (this: FrameMatcher, ...a: Parameters<typeof walk>) {
-      const w = walk.apply(this, a);
+    const count = (_: FrameMatcher, __: unknown, w: Walk): void => {
       walks++;
       if (w.texts > 0) byTexts++;
-      return w;
     };
-    try {
-      read(content(join(SAMPLES, 'apiproxy-leak', 'goroutine.debug2.txt')), 1 << 20, true);
-    } finally {
-      FrameMatcher.prototype.walk = walk;
-    }
+    watchingWalks(count, () => read(content(join(SAMPLES, 'apiproxy-leak', 'goroutine.debug2.txt')), 1 << 20, true));
     expect(walks).toBeGreaterThan(1000);
     expect(byTexts).toBeLessThan(10);
   });
@@ -145,20 +161,12 @@ describe('known frames from bytes = line by line', () => {
     const copying = read(bytes, 997, true, 'auto');
     let walks = 0;
     let copied = 0;
-    const walk = FrameMatcher.prototype.walk;
-    FrameMatcher.prototype.walk = function (this: FrameMatcher, ...a: Parameters<typeof walk>) {
-      const w = walk.apply(this, a);
+    const count = (m: FrameMatcher): void => {
       walks++;
-      if ((this as unknown as { loaded: number }).loaded >= 0) copied++;
-      return w;
+      if ((m as unknown as { loaded: number }).loaded >= 0) copied++;
     };
     taken = 0;
-    let inPlace: Dump | string;
-    try {
-      inPlace = read(bytes, 997, true, 'auto', true);
-    } finally {
-      FrameMatcher.prototype.walk = walk;
-    }
+    const inPlace = watchingWalks(count, () => read(bytes, 997, true, 'auto', true));
     expect(inPlace).toEqual(copying);
     expect(walks).toBeGreaterThan(1000);
     expect(taken).toBeGreaterThan(1000);
@@ -173,16 +181,13 @@ describe('known frames from bytes = line by line', () => {
     const path = join(dir, 'big.debug2.txt');
     writeFileSync(path, bytes);
     let inPlace = 0;
-    const walk = FrameMatcher.prototype.walk;
-    FrameMatcher.prototype.walk = function (this: FrameMatcher, ...a: Parameters<typeof walk>) {
+    const count = (_: FrameMatcher, a: Parameters<FrameMatcher['walk']>): void => {
       if (a[0].buf.buffer instanceof SharedArrayBuffer) inPlace++;
-      return walk.apply(this, a);
     };
     let fromFile: Dump;
     try {
-      fromFile = await readInput(path);
+      fromFile = await watchingWalks(count, () => readInput(path));
     } finally {
-      FrameMatcher.prototype.walk = walk;
       rmSync(dir, { recursive: true, force: true });
     }
     expect(inPlace).toBeGreaterThan(1000);
@@ -201,19 +206,12 @@ describe('known frames from bytes = line by line', () => {
     const bytes = Buffer.from(Array.from({ length: 40 }, (_, i) => text.replaceAll('.go:', `${i}.go:`)).join('\n'), 'latin1');
     let first = 0;
     let last = 0;
-    const walk = FrameMatcher.prototype.walk;
-    FrameMatcher.prototype.walk = function (this: FrameMatcher, ...a: Parameters<typeof walk>) {
-      const size = (this as unknown as { memory: { buffer: ArrayBufferLike } }).memory.buffer.byteLength;
+    const sizes = (m: FrameMatcher): void => {
+      const size = (m as unknown as { memory: { buffer: ArrayBufferLike } }).memory.buffer.byteLength;
       if (first === 0) first = size;
       last = size;
-      return walk.apply(this, a);
     };
-    let inPlace: Dump | string;
-    try {
-      inPlace = read(bytes, 4093, true, 'auto', true);
-    } finally {
-      FrameMatcher.prototype.walk = walk;
-    }
+    const inPlace = watchingWalks(sizes, () => read(bytes, 4093, true, 'auto', true));
     expect(last).toBeGreaterThan(first);
     expect(inPlace).toEqual(read(bytes, bytes.length, false));
   });
