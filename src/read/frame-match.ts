@@ -187,7 +187,14 @@ export class FrameMatcher implements Walk {
   static create(): FrameMatcher | undefined {
     const wasm = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
     const m = frameModule(wasm);
-    return m && wasm ? new FrameMatcher(new wasm.Instance(m).exports) : undefined;
+    if (!m || !wasm) return undefined;
+    try {
+      return new FrameMatcher(new wasm.Instance(m).exports);
+    } catch {
+      // Its shared memory reserves its 2 GiB of address space at once: where a limit refuses that
+      // (ulimit -v), lines go the usual way.
+      return undefined;
+    }
   }
 
   /**

@@ -324,6 +324,27 @@ describe('the WebAssembly module', () => {
     }
   });
 
+  it('is optional where its memory cannot be had (ulimit -v): every line goes the usual way, to the same Dump', () => {
+    const bytes = content(join(SAMPLES, 'lock-pileup', 'goroutine.debug2.txt'));
+    const withWasm = read(bytes, 1 << 20, true);
+    const wasm = Object.getOwnPropertyDescriptor(globalThis, 'WebAssembly')!;
+    const refusing = {
+      ...WebAssembly,
+      Module: WebAssembly.Module,
+      Instance: function () {
+        throw new RangeError('WebAssembly.Instance(): Out of memory: Cannot allocate Wasm memory for new instance');
+      },
+    };
+    Object.defineProperty(globalThis, 'WebAssembly', { value: refusing, configurable: true, writable: true });
+    try {
+      taken = 0;
+      expect(read(bytes, 1 << 20, true)).toEqual(withWasm);
+      expect(taken).toBe(0);
+    } finally {
+      Object.defineProperty(globalThis, 'WebAssembly', wasm);
+    }
+  });
+
   it('is the assembly of frame-match.wat (run scripts/build-wasm.mjs after editing it)', () => {
     const r = spawnSync(process.execPath, [join(REPO, 'scripts', 'build-wasm.mjs'), '--check'], { encoding: 'utf8' });
     expect(r.stderr).toBe('');
