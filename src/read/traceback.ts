@@ -517,9 +517,15 @@ export class TracebackReader {
    * without copying it (`FrameMatcher.inputBuffer`); undefined without WebAssembly, or past a few.
    */
   inputBuffer(size: number): Buffer | undefined {
-    if (this.matcher === undefined) this.matcher = FrameMatcher.create() ?? null;
-    return this.matcher?.inputBuffer(size);
+    if (this.matcher === undefined && this.inputMatcher === undefined) this.inputMatcher = FrameMatcher.create() ?? null;
+    return (this.matcher ?? this.inputMatcher)?.inputBuffer(size);
   }
+
+  /**
+   * The matcher made early for `inputBuffer`, the one `takeKnownFrames` takes up when it first needs
+   * one (not before: the reader goes the same way as without input buffers, and the JIT sees it so).
+   */
+  private inputMatcher: FrameMatcher | null | undefined;
 
   /**
    * In a goroutine's stack (`start`: its next call line in the piece `bytes`, decoded as `s` when the
@@ -543,7 +549,7 @@ export class TracebackReader {
     // A goroutine writing a debug=2 dump may start the next dump (`call`): left to the line path.
     const base = this.frameList.length;
     if (base === 0 && g.state === 'running') return start;
-    if (this.matcher === undefined) this.matcher = FrameMatcher.create() ?? null;
+    if (this.matcher === undefined) this.matcher = this.inputMatcher ?? FrameMatcher.create() ?? null;
     const m = this.matcher;
     if (m === null) return start;
     let p = start;
