@@ -310,40 +310,34 @@ describe('known frames from bytes, on goroutines changed where the bytes differ'
   });
 });
 
+/** With `globalThis.WebAssembly` as `wasm`, the lock-pileup sample reads to the Dump it gives with WebAssembly, taking no line from bytes. */
+function readsTheUsualWay(wasm: unknown): void {
+  const bytes = content(join(SAMPLES, 'lock-pileup', 'goroutine.debug2.txt'));
+  const withWasm = read(bytes, 1 << 20, true);
+  const real = Object.getOwnPropertyDescriptor(globalThis, 'WebAssembly')!;
+  Object.defineProperty(globalThis, 'WebAssembly', { value: wasm, configurable: true, writable: true });
+  try {
+    taken = 0;
+    expect(read(bytes, 1 << 20, true)).toEqual(withWasm);
+    expect(taken).toBe(0);
+  } finally {
+    Object.defineProperty(globalThis, 'WebAssembly', real);
+  }
+}
+
 describe('the WebAssembly module', () => {
   it('is optional: without WebAssembly (node --jitless) every line goes the usual way, to the same Dump', () => {
-    const bytes = content(join(SAMPLES, 'lock-pileup', 'goroutine.debug2.txt'));
-    const withWasm = read(bytes, 1 << 20, true);
-    const wasm = Object.getOwnPropertyDescriptor(globalThis, 'WebAssembly')!;
-    Object.defineProperty(globalThis, 'WebAssembly', { value: undefined, configurable: true, writable: true });
-    try {
-      taken = 0;
-      expect(read(bytes, 1 << 20, true)).toEqual(withWasm);
-      expect(taken).toBe(0);
-    } finally {
-      Object.defineProperty(globalThis, 'WebAssembly', wasm);
-    }
+    readsTheUsualWay(undefined);
   });
 
   it('is optional where its memory cannot be had (ulimit -v): every line goes the usual way, to the same Dump', () => {
-    const bytes = content(join(SAMPLES, 'lock-pileup', 'goroutine.debug2.txt'));
-    const withWasm = read(bytes, 1 << 20, true);
-    const wasm = Object.getOwnPropertyDescriptor(globalThis, 'WebAssembly')!;
-    const refusing = {
+    readsTheUsualWay({
       ...WebAssembly,
       Module: WebAssembly.Module,
       Instance: function () {
         throw new RangeError('WebAssembly.Instance(): Out of memory: Cannot allocate Wasm memory for new instance');
       },
-    };
-    Object.defineProperty(globalThis, 'WebAssembly', { value: refusing, configurable: true, writable: true });
-    try {
-      taken = 0;
-      expect(read(bytes, 1 << 20, true)).toEqual(withWasm);
-      expect(taken).toBe(0);
-    } finally {
-      Object.defineProperty(globalThis, 'WebAssembly', wasm);
-    }
+    });
   });
 
   it('is the assembly of frame-match.wat (run scripts/build-wasm.mjs after editing it)', () => {
