@@ -16,7 +16,8 @@ const out = join(repo, 'src', 'read', 'frame-match-wasm.ts');
 /** The TypeScript module holding the assembled bytes of frame-match.wat. */
 export async function assembledModule() {
   const wabt = await initWabt();
-  const mod = wabt.parseWat('frame-match.wat', readFileSync(wat, 'utf8'));
+  // threads: the memory is shared (frame-match.wat).
+  const mod = wabt.parseWat('frame-match.wat', readFileSync(wat, 'utf8'), { threads: true });
   const { buffer } = mod.toBinary({});
   mod.destroy();
   const b64 = Buffer.from(buffer).toString('base64');

@@ -13,7 +13,7 @@ import type { Dump } from '../model/dump.js';
 import { readFileChunks, releaseChunk } from './source.js';
 import type { ReadOptions } from './options.js';
 import type { TextPart } from './text.js';
-import { textReader } from './text-input.js';
+import { readInPlace, textReader } from './text-input.js';
 
 /** Files smaller than this are read in one piece: starting workers costs more than it saves. */
 export const MIN_CHUNKED_BYTES = 96 << 20;
@@ -66,6 +66,7 @@ export async function readPart(path: string, start: number, end: number, opts: R
   const { reader, splitter, longLines } = textReader(path, opts, true);
   let bytes = 0;
   for await (const c of readFileChunks(path, start, end, true)) {
+    if (bytes === 0) readInPlace(reader, c);
     splitter.push(c);
     releaseChunk(c);
     bytes += c.byteLength;
@@ -149,6 +150,7 @@ export async function readInParts(
   const { reader, splitter, longLines } = textReader(path, opts);
   let bytes = 0;
   for await (const c of readFileChunks(path, 0, cuts[0], true)) {
+    if (bytes === 0) readInPlace(reader, c);
     splitter.push(c);
     releaseChunk(c);
     bytes += c.byteLength;

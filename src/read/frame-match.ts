@@ -7,8 +7,9 @@
  * strings and calls per line. Nodes are copied when a walk first needs their children.
  *
  * Memory of the instance: the piece being read (at most `PIECE` bytes, copied in when first
- * needed), the walk's result, then the nodes. Without WebAssembly (`--jitless`) there is no matcher
- * and every line goes the usual way.
+ * needed), the walk's result, then the nodes. A piece that lies in a buffer of the instance's memory
+ * (`inputBuffer`: a file read straight into it) is walked in place, without the copy. Without
+ * WebAssembly (`--jitless`) there is no matcher and every line goes the usual way.
  */
 import { FRAME_MATCH_WASM } from './frame-match-wasm.js';
 import { PIECE, type Bytes } from './lines.js';
@@ -55,7 +56,8 @@ type WalkFn = (p: number, end: number, node: number, max: number, budget: number
 
 /** What this file uses of the WebAssembly API (typed here: the build's `lib` is the language's, not the DOM's). */
 interface WasmMemory {
-  readonly buffer: ArrayBuffer;
+  /** A SharedArrayBuffer (the memory is shared): views of it stay valid when the memory grows. */
+  readonly buffer: ArrayBufferLike;
   grow(pages: number): number;
 }
 interface WasmExports {
@@ -104,6 +106,10 @@ const NODE_HEADER = 32;
 const CREATOR_HEADER = 16;
 /** Head length of a node that never matches (text that is not ASCII: an ASCII piece never holds it). */
 const NEVER = 0x3fffffff;
+/** Input buffers a matcher gives at most (`inputBuffer`): a file read ahead keeps three. */
+const INPUT_BUFFERS = 4;
+/** Bytes after an input buffer that the walk may load past its end (an 8-byte word), never past the memory. */
+const INPUT_SLACK = 16;
 
 /** The frames one walk took: how many, the last one's node, and where each call line's `(` and newline are. */
 export interface Walk {
@@ -141,9 +147,16 @@ export class FrameMatcher implements Walk {
   private readonly textList: MatchText[] = [];
   private readonly creators: CreatorLines[] = [];
   private readonly addTextFn: (text: number) => void;
-  /** `Bytes.serial` of the piece in memory, and its length. */
+  /** `Bytes.serial` of the piece copied to offset 0. */
   private loaded = -1;
-  private length = 0;
+  /** Where the walked piece starts in memory: 0 (copied), or its place in an input buffer. */
+  private base = 0;
+  /** The memory's buffers that input buffers were made from (`inputBuffer`), and how many were made. */
+  private readonly inputs = new Set<ArrayBufferLike>();
+  private inputCount = 0;
+  /** The buffer of the last piece walked, and whether it lies in an input buffer (a SharedArrayBuffer's `buffer` getter is a runtime call). */
+  private lastBuf: Buffer | undefined;
+  private inPlace = false;
   private floats: Float64Array;
   count = 0;
   end = 0;
@@ -174,7 +187,14 @@ export class FrameMatcher implements Walk {
   static create(): FrameMatcher | undefined {
     const wasm = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
     const m = frameModule(wasm);
-    return m && wasm ? new FrameMatcher(new wasm.Instance(m).exports) : undefined;
+    if (!m || !wasm) return undefined;
+    try {
+      return new FrameMatcher(new wasm.Instance(m).exports);
+    } catch {
+      // Its shared memory reserves its 2 GiB of address space at once: where a limit refuses that
+      // (ulimit -v), lines go the usual way.
+      return undefined;
+    }
   }
 
   /**
@@ -183,15 +203,22 @@ export class FrameMatcher implements Walk {
    * (`Walk`) until the next walk.
    */
   walk(b: Bytes, start: number, node: MatchNode, budget: number): Walk {
-    if (this.loaded !== b.serial) {
-      this.bytes.set(b.buf.subarray(b.start, b.end), 0);
-      this.loaded = b.serial;
-      this.length = b.end - b.start;
+    const buf = b.buf;
+    if (buf !== this.lastBuf) {
+      this.lastBuf = buf;
+      this.inPlace = this.inputs.has(buf.buffer);
     }
+    // In place when the piece lies in an input buffer (offsets are the memory's), else copied to 0.
+    const base = this.inPlace ? buf.byteOffset + b.start : 0;
+    if (base === 0 && this.loaded !== b.serial) {
+      this.bytes.set(buf.subarray(b.start, b.end), 0);
+      this.loaded = b.serial;
+    }
+    this.base = base;
     this.hold(node);
-    this.count = this.walkFn(start, this.length, node.at, MAX_WALK, budget);
+    this.count = this.walkFn(base + start, base + b.end - b.start, node.at, MAX_WALK, budget);
     const ints = this.ints;
-    this.end = ints[RESULT >> 2];
+    this.end = ints[RESULT >> 2] - base;
     this.creator = ints[CREATOR_MATCHED >> 2] !== 0;
     if (this.creator) this.creatorId = this.floats[CREATOR_ID >> 3];
     this.texts = ints[NEW_TEXTS >> 2];
@@ -213,9 +240,25 @@ export class FrameMatcher implements Walk {
 
   args(s: string | undefined, b: Bytes, i: number): string {
     const t = (TAKEN >> 2) + 2 * i;
-    const from = this.ints[t] + 1;
-    const to = this.ints[t + 1] - 1;
+    const from = this.ints[t] + 1 - this.base;
+    const to = this.ints[t + 1] - 1 - this.base;
     return s !== undefined ? s.slice(from, to) : b.buf.toString('latin1', b.start + from, b.start + to);
+  }
+
+  /**
+   * A buffer of `size` bytes in this matcher's memory, for input to be read into: a piece that lies
+   * in it is walked in place (no copy into the memory). Its bytes are the caller's until it drops
+   * the buffer; the memory is never given back, so a matcher gives a few at most (then undefined).
+   * The memory is shared: growing it (new nodes) leaves the buffer valid, even while a file read
+   * writes into it.
+   */
+  inputBuffer(size: number): Buffer | undefined {
+    if (this.inputCount >= INPUT_BUFFERS) return undefined;
+    this.inputCount++;
+    const at = this.alloc(size + INPUT_SLACK);
+    const memory = this.memory.buffer;
+    this.inputs.add(memory);
+    return Buffer.from(memory, at, size);
   }
 
   /** The node walked to last: its kids not held yet are held (the walk may go on from it). */

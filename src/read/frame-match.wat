@@ -14,9 +14,12 @@
 ;; + newline), written once for all the nodes of one frame text). A frame text is a node of its own,
 ;; never linked into the trie: its first child is the next text of its bucket in the table. A
 ;; creator: head length (`created by F`), flags (1: ` in goroutine N` follows), line length, id (the
-;; reader's), then its head and file line (+ newline).
+;; reader's), then its head and file line (+ newline). The input may also lie in place, anywhere above
+;; the nodes (a buffer the file was read into, frame-match.ts `inputBuffer`): offsets are then the
+;; memory's. Shared memory, so that growing it does not detach the views a file is being read into;
+;; at most 2 GiB, so that offsets stay positive as i32 (-1 says "no").
 (module
-  (memory (export "memory") 3)
+  (memory (export "memory") 3 32768 shared)
   (data (i32.const 131056) " in goroutine ")
 
   ;; 1 when the $n bytes at $a are those at $b.
@@ -62,15 +65,25 @@
     (local.set $sa (local.get $p))
     (local.set $sb (local.get $t))
     (local.set $sn (local.get $hn))
+    ;; Sixteen bytes at a time (two words, one branch), then a word, then the last 0-7 bytes.
     (block $headTail
       (loop $headWords
-        (br_if $headTail (i32.lt_u (local.get $sn) (i32.const 8)))
+        (br_if $headTail (i32.lt_u (local.get $sn) (i32.const 16)))
+        (if (i64.ne (i64.const 0) (i64.or
+              (i64.xor (i64.load align=1 (local.get $sa)) (i64.load align=1 (local.get $sb)))
+              (i64.xor (i64.load offset=8 align=1 (local.get $sa)) (i64.load offset=8 align=1 (local.get $sb)))))
+          (then (return (i32.const -1))))
+        (local.set $sa (i32.add (local.get $sa) (i32.const 16)))
+        (local.set $sb (i32.add (local.get $sb) (i32.const 16)))
+        (local.set $sn (i32.sub (local.get $sn) (i32.const 16)))
+        (br $headWords)))
+    (if (i32.ge_u (local.get $sn) (i32.const 8))
+      (then
         (if (i64.ne (i64.load align=1 (local.get $sa)) (i64.load align=1 (local.get $sb)))
           (then (return (i32.const -1))))
         (local.set $sa (i32.add (local.get $sa) (i32.const 8)))
         (local.set $sb (i32.add (local.get $sb) (i32.const 8)))
-        (local.set $sn (i32.sub (local.get $sn) (i32.const 8)))
-        (br $headWords)))
+        (local.set $sn (i32.sub (local.get $sn) (i32.const 8)))))
     (if (i32.ge_u (local.get $hn) (i32.const 8))
       (then
         (if (i64.ne
@@ -132,15 +145,25 @@
     (local.set $sa (i32.add (local.get $q) (i32.const 1)))
     (local.set $sb (i32.add (local.get $t) (local.get $hn)))
     (local.set $sn (local.get $ln))
+    ;; Sixteen bytes at a time (two words, one branch), then a word, then the last 0-7 bytes.
     (block $lineTail
       (loop $lineWords
-        (br_if $lineTail (i32.lt_u (local.get $sn) (i32.const 8)))
+        (br_if $lineTail (i32.lt_u (local.get $sn) (i32.const 16)))
+        (if (i64.ne (i64.const 0) (i64.or
+              (i64.xor (i64.load align=1 (local.get $sa)) (i64.load align=1 (local.get $sb)))
+              (i64.xor (i64.load offset=8 align=1 (local.get $sa)) (i64.load offset=8 align=1 (local.get $sb)))))
+          (then (return (i32.const -1))))
+        (local.set $sa (i32.add (local.get $sa) (i32.const 16)))
+        (local.set $sb (i32.add (local.get $sb) (i32.const 16)))
+        (local.set $sn (i32.sub (local.get $sn) (i32.const 16)))
+        (br $lineWords)))
+    (if (i32.ge_u (local.get $sn) (i32.const 8))
+      (then
         (if (i64.ne (i64.load align=1 (local.get $sa)) (i64.load align=1 (local.get $sb)))
           (then (return (i32.const -1))))
         (local.set $sa (i32.add (local.get $sa) (i32.const 8)))
         (local.set $sb (i32.add (local.get $sb) (i32.const 8)))
-        (local.set $sn (i32.sub (local.get $sn) (i32.const 8)))
-        (br $lineWords)))
+        (local.set $sn (i32.sub (local.get $sn) (i32.const 8)))))
     (if (i32.ge_u (local.get $ln) (i32.const 8))
       (then
         (if (i64.ne

@@ -61,8 +61,19 @@ const READ_BYTES = 1 << 20;
 /** Reads kept in flight ahead of the reader. */
 const READS_AHEAD = 2;
 
-/** A chunk given by `readFileChunks`, with the buffer it lies in and the free buffers of its file. */
-const lent = new WeakMap<Uint8Array, { buf: Buffer; free: Buffer[] }>();
+/**
+ * The buffers of a file read with `lend`: those given back, free for later reads, and where later
+ * reads go when the consumer said (`readInto`): `make`'s buffers, the only ones then kept.
+ */
+interface Lending {
+  free: Buffer[];
+  /** Until it gives none (then buffers of the file's own are kept again). */
+  make?: (size: number) => Buffer | undefined;
+  made?: Set<Buffer>;
+}
+
+/** A chunk given by `readFileChunks`, with the buffer it lies in and its file's lending. */
+const lent = new WeakMap<Uint8Array, { buf: Buffer; file: Lending }>();
 
 /**
  * The consumer of a chunk of `readFileChunks` is done with it and keeps no view of it: its buffer
@@ -73,7 +84,32 @@ export function releaseChunk(c: Uint8Array): void {
   const l = lent.get(c);
   if (l === undefined) return;
   lent.delete(c);
-  if (l.free.length < READS_AHEAD + 1) l.free.push(l.buf);
+  const file = l.file;
+  if (file.free.length < READS_AHEAD + 1 && (file.make === undefined || file.made!.has(l.buf))) file.free.push(l.buf);
+}
+
+/**
+ * Later reads of the file that lent `c` (a chunk of `readFileChunks` with `lend`) go into buffers
+ * `make` gives, of the size asked, while it gives them (then into buffers of their own): a consumer
+ * that reads the bytes where they lie (the frame matcher's memory) spares a copy. While it gives
+ * them, chunks given back (`releaseChunk`) in buffers it did not give are dropped. Any other chunk,
+ * or a file told before: nothing happens.
+ */
+export function readInto(c: Uint8Array, make: (size: number) => Buffer | undefined): void {
+  const l = lent.get(c);
+  if (l === undefined || l.file.made !== undefined) return;
+  l.file.make = make;
+  l.file.made = new Set();
+  l.file.free.length = 0;
+}
+
+/** A buffer of `make` (`readInto`) for the file's next read, if it gives one. */
+function madeBuffer(file: Lending): Buffer | undefined {
+  if (file.make === undefined) return undefined;
+  const b = file.make(READ_BYTES);
+  if (b === undefined) file.make = undefined;
+  else file.made!.add(b);
+  return b;
 }
 
 /**
@@ -104,14 +140,14 @@ export async function* readFileChunks(path: string, start?: number, end?: number
     }
     const stop = Math.min(end ?? st.size, st.size);
     let pos = start ?? 0;
-    const free: Buffer[] = [];
+    const file: Lending = { free: [] };
     const readNext = (): void => {
       if (pos >= stop) return;
       const n = Math.min(READ_BYTES, stop - pos);
-      const buf = free.pop() ?? Buffer.allocUnsafeSlow(READ_BYTES);
+      const buf = file.free.pop() ?? madeBuffer(file) ?? Buffer.allocUnsafeSlow(READ_BYTES);
       const read = fh.read(buf, 0, n, pos).then((r) => {
         const chunk = r.bytesRead === READ_BYTES ? buf : buf.subarray(0, r.bytesRead);
-        if (lend) lent.set(chunk, { buf, free });
+        if (lend) lent.set(chunk, { buf, file });
         return chunk;
       });
       // Handled here too: a read that fails while an earlier chunk is being read is not an unhandled

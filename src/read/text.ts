@@ -155,6 +155,11 @@ export class TextDumpReader implements TracebackHost {
   wantsBlock = false;
   blockLines = 0;
 
+  /** A buffer for input to be read into, which `block` reads without a copy (TracebackReader.inputBuffer). */
+  inputBuffer(size: number): Buffer | undefined {
+    return this.tb.inputBuffer(size);
+  }
+
   /**
    * The lines after a goroutine header (or any line: the first of a piece), from `start` in `s`: the
    * held line is read now, then the traceback reader takes the frames of a stack it knows straight

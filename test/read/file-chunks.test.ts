@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readFileChunks, releaseChunk } from '../../src/read/source.js';
+import { readFileChunks, readInto, releaseChunk } from '../../src/read/source.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'leakscope-chunks-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -62,6 +62,52 @@ describe('readFileChunks (reads ahead on regular files)', () => {
     expect(Buffer.concat(parts).equals(bytes)).toBe(true);
     // Two reads ahead and the chunk in hand: three buffers (a fourth at most, while one is given back).
     expect(buffers.size).toBeLessThanOrEqual(4);
+  });
+
+  it('reads into the consumer\'s buffers once told (readInto), while it gives them; then into its own again, reused', async () => {
+    const { path, bytes } = fileOf(12 * (1 << 20) + 7);
+    const given: Buffer[] = [];
+    const make = (size: number): Buffer | undefined => {
+      if (given.length === 3) return undefined;
+      const b = Buffer.alloc(size + 5).subarray(5);
+      given.push(b);
+      return b;
+    };
+    const parts: Buffer[] = [];
+    const inGiven: boolean[] = [];
+    const own = new Set<ArrayBufferLike>();
+    let i = 0;
+    for await (const c of readFileChunks(path, undefined, undefined, true)) {
+      parts.push(Buffer.from(c));
+      const mine = given.some((g) => g.buffer === c.buffer);
+      inGiven.push(mine);
+      if (!mine) own.add(c.buffer);
+      if (i++ === 1) readInto(c, make);
+      releaseChunk(c);
+    }
+    expect(Buffer.concat(parts).equals(bytes)).toBe(true);
+    // Chunks 0-3 were read (or in flight) before; the given buffers take reads from then on, and are reused.
+    expect(inGiven.slice(0, 4)).toEqual([false, false, false, false]);
+    expect(inGiven.slice(4).every((m) => m)).toBe(true);
+    expect(given.length).toBe(3);
+    expect(own.size).toBeLessThanOrEqual(4);
+  });
+
+  it('keeps its own buffers when the consumer gives none (readInto whose maker has nothing)', async () => {
+    const { path, bytes } = fileOf(9 * (1 << 20) + 1);
+    const parts: Buffer[] = [];
+    const buffers = new Set<ArrayBufferLike>();
+    let first = true;
+    for await (const c of readFileChunks(path, undefined, undefined, true)) {
+      parts.push(Buffer.from(c));
+      buffers.add(c.buffer);
+      if (first) readInto(c, () => undefined);
+      first = false;
+      releaseChunk(c);
+    }
+    expect(Buffer.concat(parts).equals(bytes)).toBe(true);
+    // One buffer dropped when told, then reused buffers again (not a new one per read).
+    expect(buffers.size).toBeLessThanOrEqual(5);
   });
 
   it('lends nothing unless asked: chunks kept by their consumer stay intact', async () => {

@@ -8,15 +8,17 @@
  * a function name that is not ASCII, other `created by` lines, a goroutine cut by the end of the input.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SnapshotBuilder, frameKeyPart, frameNumber, type GoroutineRecord } from '../../src/model/builder.js';
 import type { Dump } from '../../src/model/dump.js';
-import { FrameMatcher } from '../../src/read/frame-match.js';
+import { FrameMatcher, type Walk } from '../../src/read/frame-match.js';
 import { LineSplitter, type PieceMode } from '../../src/read/lines.js';
+import { readDumpFrom, readInput } from '../../src/read/pipeline.js';
 import { textReader } from '../../src/read/text-input.js';
 import { TracebackReader } from '../../src/read/traceback.js';
 import { CORPUS, REPO, SAMPLES, corpusFiles, filesUnder } from '../helpers/paths.js';
@@ -64,15 +66,27 @@ const lineByLine = (LineSplitter.prototype as unknown as { lineByLine: (...a: un
 
 /**
  * The Dump of `bytes` pushed in chunks of `chunk` bytes, with blocks offered (true, pieces read as
- * `mode` says) or line by line; or the message of the error it was refused with.
+ * `mode` says) or line by line; or the message of the error it was refused with. `inPlace`: each
+ * chunk is copied into one of three buffers of the reader's matcher (`inputBuffer`, as a large file
+ * is read), taken in turn, so that the walk reads it where it lies and a view kept of a chunk shows.
  */
-function read(bytes: Buffer, chunk: number, blocks: boolean, mode: PieceMode = 'auto'): Dump | string {
+function read(bytes: Buffer, chunk: number, blocks: boolean, mode: PieceMode = 'auto', inPlace = false): Dump | string {
   const { reader, splitter } = textReader('input.txt', {});
   const s = !blocks
     ? new LineSplitter({ line: (l, n) => reader.line(l, n) })
     : mode === 'auto' ? splitter : new LineSplitter(reader, 1 << 20, undefined, mode);
+  const size = Math.min(chunk, bytes.length);
+  const buffers = inPlace ? [0, 1, 2].map(() => reader.inputBuffer(size)!) : [];
   try {
-    for (let i = 0; i < bytes.length; i += chunk) s.push(bytes.subarray(i, i + chunk));
+    for (let i = 0; i < bytes.length; i += chunk) {
+      const c = bytes.subarray(i, i + chunk);
+      if (!inPlace) s.push(c);
+      else {
+        const b = buffers[(i / chunk) % 3];
+        c.copy(b);
+        s.push(b.subarray(0, c.length));
+      }
+    }
     s.end();
     return reader.end({ inputTruncated: false });
   } catch (e) {
@@ -82,9 +96,35 @@ function read(bytes: Buffer, chunk: number, blocks: boolean, mode: PieceMode = '
 
 const MODES: readonly PieceMode[] = ['auto', 'text', 'bytes'];
 
+/** `run`, with `seen` told of each walk of any matcher: the matcher, the walk's arguments and its result. */
+function watchingWalks<T>(seen: (m: FrameMatcher, a: Parameters<FrameMatcher['walk']>, w: Walk) => void, run: () => T): T {
+  const walk = FrameMatcher.prototype.walk;
+  FrameMatcher.prototype.walk = function (this: FrameMatcher, ...a: Parameters<typeof walk>) {
+    const w = walk.apply(this, a);
+    seen(this, a, w);
+    return w;
+  };
+  const restore = (): void => {
+    FrameMatcher.prototype.walk = walk;
+  };
+  let r: T;
+  try {
+    r = run();
+  } catch (e) {
+    restore();
+    throw e;
+  }
+  if (r instanceof Promise) return r.finally(restore) as T;
+  restore();
+  return r;
+}
+
 function same(bytes: Buffer, chunks: readonly number[]): void {
   const lines = read(bytes, bytes.length || 1, false);
-  for (const c of chunks) for (const mode of MODES) expect(read(bytes, c, true, mode)).toEqual(lines);
+  for (const c of chunks) {
+    for (const mode of MODES) expect(read(bytes, c, true, mode)).toEqual(lines);
+    expect(read(bytes, c, true, 'auto', true)).toEqual(lines);
+  }
 }
 
 /** Dumps as text, gzipped or not. */
@@ -115,18 +155,11 @@ describe('known frames from bytes = line by line', () => {
     // (Without: every goroutine of such a stack took the text lookup and a search of the kids.)
     let walks = 0;
     let byTexts = 0;
-    const walk = FrameMatcher.prototype.walk;
-    FrameMatcher.prototype.walk = function (this: FrameMatcher, ...a: Parameters<typeof walk>) {
-      const w = walk.apply(this, a);
+    const count = (_: FrameMatcher, __: unknown, w: Walk): void => {
       walks++;
       if (w.texts > 0) byTexts++;
-      return w;
     };
-    try {
-      read(content(join(SAMPLES, 'apiproxy-leak', 'goroutine.debug2.txt')), 1 << 20, true);
-    } finally {
-      FrameMatcher.prototype.walk = walk;
-    }
+    watchingWalks(count, () => read(content(join(SAMPLES, 'apiproxy-leak', 'goroutine.debug2.txt')), 1 << 20, true));
     expect(walks).toBeGreaterThan(1000);
     expect(byTexts).toBeLessThan(10);
   });
@@ -137,6 +170,67 @@ describe('known frames from bytes = line by line', () => {
     read(bytes, 1 << 20, true);
     const goroutines = bytes.toString('latin1').split('\ngoroutine ').length;
     expect(headers).toBeGreaterThan(goroutines / 2);
+  });
+
+  it('walks pieces that lie in its input buffers in place: no piece copied into its memory', () => {
+    const bytes = content(join(SAMPLES, 'apiproxy-leak', 'goroutine.debug2.txt'));
+    const copying = read(bytes, 997, true, 'auto');
+    let walks = 0;
+    let copied = 0;
+    const count = (m: FrameMatcher): void => {
+      walks++;
+      if ((m as unknown as { loaded: number }).loaded >= 0) copied++;
+    };
+    taken = 0;
+    const inPlace = watchingWalks(count, () => read(bytes, 997, true, 'auto', true));
+    expect(inPlace).toEqual(copying);
+    expect(walks).toBeGreaterThan(1000);
+    expect(taken).toBeGreaterThan(1000);
+    expect(copied).toBe(0);
+  });
+
+  it('reads a large file in place from its fourth MiB (readInPlace), to the Dump of the same bytes given whole', async () => {
+    // Ten copies of a real dump, each with its own goroutine ids: 5.7 MB.
+    const text = content(join(SAMPLES, 'apiproxy-leak', 'goroutine.debug2.txt')).toString('latin1');
+    const bytes = Buffer.from(Array.from({ length: 10 }, (_, i) => text.replace(/^goroutine (\d+)/gm, (_, id: string) => `goroutine ${Number(id) + i * 1e6}`)).join('\n'), 'latin1');
+    const dir = mkdtempSync(join(tmpdir(), 'leakscope-in-place-'));
+    const path = join(dir, 'big.debug2.txt');
+    writeFileSync(path, bytes);
+    let inPlace = 0;
+    // In place: the piece lies in a buffer of the very matcher that walks it.
+    const count = (m: FrameMatcher): void => {
+      if ((m as unknown as { inPlace: boolean }).inPlace) inPlace++;
+    };
+    let fromFile: Dump;
+    try {
+      fromFile = await watchingWalks(count, () => readInput(path));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(inPlace).toBeGreaterThan(1000);
+    expect(fromFile).toEqual(await readDumpFrom(path, bytes));
+  });
+
+  it('gives a few input buffers at most', () => {
+    const { reader } = textReader('input.txt', {});
+    for (let i = 0; i < 4; i++) expect(reader.inputBuffer(1 << 20)?.length).toBe(1 << 20);
+    expect(reader.inputBuffer(1 << 20)).toBeUndefined();
+  });
+
+  it('reads in place while its memory grows (nodes of new stacks), to the same Dump', () => {
+    // Each copy of the dump in its own files: new frames all along, so the nodes grow the memory.
+    const text = content(join(SAMPLES, 'apiproxy-leak', 'goroutine.debug2.txt')).toString('latin1');
+    const bytes = Buffer.from(Array.from({ length: 40 }, (_, i) => text.replaceAll('.go:', `${i}.go:`)).join('\n'), 'latin1');
+    let first = 0;
+    let last = 0;
+    const sizes = (m: FrameMatcher): void => {
+      const size = (m as unknown as { memory: { buffer: ArrayBufferLike } }).memory.buffer.byteLength;
+      if (first === 0) first = size;
+      last = size;
+    };
+    const inPlace = watchingWalks(sizes, () => read(bytes, 4093, true, 'auto', true));
+    expect(last).toBeGreaterThan(first);
+    expect(inPlace).toEqual(read(bytes, bytes.length, false));
   });
 
   it('reads the pieces after one taken mostly whole as bytes (auto), to the same Dump', () => {
@@ -161,12 +255,19 @@ const pool = [
   ...goroutines(join(SAMPLES, 'apiproxy-leak', 'goroutine.debug2.txt')).slice(0, 200),
 ];
 
+/** `l` with its character `k` replaced by another letter (a frame's bytes compared in words: any position may differ). */
+function otherByte(l: string, k: number): string {
+  return `${l.slice(0, k)}${l[k] === 'Q' ? 'R' : 'Q'}${l.slice(k + 1)}`;
+}
+
 /** Ways a goroutine's text may differ from a known stack's, each one the line path must read. */
 const changes: Record<string, (g: string[], at: number) => string[]> = {
   same: (g) => g,
   argsWithParens: (g, at) => g.map((l, i) => (i === at && l.endsWith(')') ? `${l.slice(0, -1)}, (0x1))` : l)),
   inlinedMarker: (g, at) => g.map((l, i) => (i === at && l.endsWith(')') && !l.startsWith('\t') ? `${l.slice(0, l.indexOf('('))}(...)` : l)),
   otherLineNumber: (g, at) => g.map((l, i) => (i === at + 1 && l.startsWith('\t') ? l.replace(/:(\d+)/, (_, n: string) => `:${Number(n) + 1}`) : l)),
+  otherFileByte: (g, at) => g.map((l, i) => (i === at + 1 && l.startsWith('\t') ? otherByte(l, 1 + ((at * 13) % (l.indexOf(':') - 1))) : l)),
+  otherFuncByte: (g, at) => g.map((l, i) => (i === at && !l.startsWith('\t') && l.indexOf('(') > 0 ? otherByte(l, (at * 13) % l.indexOf('(')) : l)),
   crlf: (g) => g.map((l) => `${l}\r`),
   notAscii: (g, at) => g.map((l, i) => (i === at && l.includes('.') && !l.startsWith('\t') ? l.replace('.', '.é') : l)),
   noArgsClose: (g, at) => g.map((l, i) => (i === at && l.endsWith(')') ? l.slice(0, -1) : l)),
@@ -214,9 +315,10 @@ describe('known frames from bytes, on goroutines changed where the bytes differ'
         fc.integer({ min: 1, max: 5000 }),
         fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 400 })),
         fc.constantFrom(...MODES),
-        (picks, chunk, cut, mode) => {
+        fc.boolean(),
+        (picks, chunk, cut, mode, inPlace) => {
           const bytes = dumpOf(picks, cut);
-          expect(read(bytes, chunk, true, mode)).toEqual(read(bytes, bytes.length, false));
+          expect(read(bytes, chunk, true, mode, inPlace)).toEqual(read(bytes, bytes.length, false));
         },
       ),
       { numRuns: 300 },
@@ -224,19 +326,34 @@ describe('known frames from bytes, on goroutines changed where the bytes differ'
   });
 });
 
+/** With `globalThis.WebAssembly` as `wasm`, the lock-pileup sample reads to the Dump it gives with WebAssembly, taking no line from bytes. */
+function readsTheUsualWay(wasm: unknown): void {
+  const bytes = content(join(SAMPLES, 'lock-pileup', 'goroutine.debug2.txt'));
+  const withWasm = read(bytes, 1 << 20, true);
+  const real = Object.getOwnPropertyDescriptor(globalThis, 'WebAssembly')!;
+  Object.defineProperty(globalThis, 'WebAssembly', { value: wasm, configurable: true, writable: true });
+  try {
+    taken = 0;
+    expect(read(bytes, 1 << 20, true)).toEqual(withWasm);
+    expect(taken).toBe(0);
+  } finally {
+    Object.defineProperty(globalThis, 'WebAssembly', real);
+  }
+}
+
 describe('the WebAssembly module', () => {
   it('is optional: without WebAssembly (node --jitless) every line goes the usual way, to the same Dump', () => {
-    const bytes = content(join(SAMPLES, 'lock-pileup', 'goroutine.debug2.txt'));
-    const withWasm = read(bytes, 1 << 20, true);
-    const wasm = Object.getOwnPropertyDescriptor(globalThis, 'WebAssembly')!;
-    Object.defineProperty(globalThis, 'WebAssembly', { value: undefined, configurable: true, writable: true });
-    try {
-      taken = 0;
-      expect(read(bytes, 1 << 20, true)).toEqual(withWasm);
-      expect(taken).toBe(0);
-    } finally {
-      Object.defineProperty(globalThis, 'WebAssembly', wasm);
-    }
+    readsTheUsualWay(undefined);
+  });
+
+  it('is optional where its memory cannot be had (ulimit -v): every line goes the usual way, to the same Dump', () => {
+    readsTheUsualWay({
+      ...WebAssembly,
+      Module: WebAssembly.Module,
+      Instance: function () {
+        throw new RangeError('WebAssembly.Instance(): Out of memory: Cannot allocate Wasm memory for new instance');
+      },
+    });
   });
 
   it('is the assembly of frame-match.wat (run scripts/build-wasm.mjs after editing it)', () => {
