@@ -12,6 +12,7 @@
 import { Readable } from 'node:stream';
 import { constants as zlibConstants, gunzipSync } from 'node:zlib';
 import { InputError } from './errors.js';
+import { chunksUntilError } from './stream-chunks.js';
 
 export interface ArchiveLimits {
   /** Decompressed bytes at most over the whole input (gzip, xz and zip output, and zips held in memory). */
@@ -439,7 +440,7 @@ async function* gunzip(name: string, chunks: AsyncIterable<Uint8Array>): AsyncIt
   src.on('error', (e) => z.destroy(e));
   src.pipe(z);
   try {
-    for await (const b of z as AsyncIterable<Buffer>) yield b;
+    yield* chunksUntilError(z);
   } catch (e) {
     if (e instanceof InputError) throw e;
     throw new ArchiveDataError(`${name}: ${(e as NodeJS.ErrnoException).code === 'Z_BUF_ERROR' ? 'gzip data ends early' : 'corrupt gzip data'}`);

@@ -4,6 +4,7 @@
  */
 import { Readable } from 'node:stream';
 import { InputError } from './errors.js';
+import { chunksUntilError } from './stream-chunks.js';
 
 export const DEFAULT_MAX_DECOMPRESSED = 4 * 1024 * 1024 * 1024;
 
@@ -51,7 +52,7 @@ async function* gunzip(
   src.pipe(z);
   let produced = 0;
   try {
-    for await (const b of z as AsyncIterable<Buffer>) {
+    for await (const b of chunksUntilError(z)) {
       produced += b.byteLength;
       if (produced > maxBytes) {
         throw new InputError(source, 'too-large', `decompresses to more than ${maxBytes} bytes (a gzip bomb? raise with --max-decompressed)`);
