@@ -146,15 +146,20 @@ function nodeKey(n: StackNode): string {
   codes.length = 0;
   let x = n;
   for (; x.key === undefined && codes.length < MAX_KEY_CODES; x = x.parent!) {
-    const part = (x.text!.keyPart ??= frameKeyPart(frameNumber(x.frame!)!));
+    const part = keyPartOf(x);
     if (part.length !== 1) break;
     codes.push(part.charCodeAt(0));
   }
   let parts = '';
-  for (; x.key === undefined; x = x.parent!) parts = (x.text!.keyPart ??= frameKeyPart(frameNumber(x.frame!)!)) + parts;
+  for (; x.key === undefined; x = x.parent!) parts = keyPartOf(x) + parts;
   parts = x.key + parts;
   if (codes.length > 0) parts += String.fromCharCode.apply(null, codes.reverse());
   return (n.key = parts);
+}
+
+/** Node `x`'s frame's part of a key (`frameKeyPart`), made once per frame text. */
+function keyPartOf(x: StackNode): string {
+  return (x.text!.keyPart ??= frameKeyPart(frameNumber(x.frame!)!));
 }
 
 /** Character codes `nodeKey` gathers (one array, reused), at most MAX_KEY_CODES at a time. */
