@@ -1,7 +1,7 @@
 /** Evidence and template variables of a finding, from its groups. */
 import { defineIdOf } from '../analyze/group-key.js';
 import type { Analysis, AnalyzedGroup, SiteFrame } from '../analyze/types.js';
-import { isJoinWaiter, num, pct, shortFunc, siteOf, siteText, stateOf, waitText } from './frames.js';
+import { goroutines, isJoinWaiter, num, pct, shortFunc, siteOf, siteText, stateOf, waitText } from './frames.js';
 import { countText, sentenceVars } from './listing.js';
 import type { EvidenceGroup } from './types.js';
 
@@ -55,11 +55,6 @@ function whereText(s: SiteFrame): string {
     whereTexts.set(s, w);
   }
   return w;
-}
-
-/** `1 goroutine`, `1,000 goroutines` */
-function goroutines(count: number): string {
-  return `${num(count)} goroutine${count === 1 ? '' : 's'}`;
 }
 
 /** The last text `describe` made for a group at a site frame (not a join waiter), with what it was made of. */

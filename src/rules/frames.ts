@@ -252,5 +252,10 @@ export function num(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
+/** `1 goroutine`, `1,000 goroutines` */
+export function goroutines(count: number): string {
+  return `${num(count)} goroutine${count === 1 ? '' : 's'}`;
+}
+
 /** `main`, `init` or a constructor (`New…`, `Start…`): code that runs once, at start-up. */
 export const STARTUP = /(^main\.main$|(^|\.)init(\.\d+)?$|\.(New|new|Start|start|Run|run)[A-Z]?\w*$)/;

@@ -8,7 +8,7 @@
 import { grpcConnections, peerWrites, type PeerWriteGroup, type PeerWriteKind } from '../../analyze/peers.js';
 import type { AnalyzedGroup, SiteFrame } from '../../analyze/types.js';
 import { candidate, type Detector } from '../candidate.js';
-import { num, shortFunc, siteText, stackFuncs, waitText } from '../frames.js';
+import { goroutines, num, shortFunc, siteText, stackFuncs, waitText } from '../frames.js';
 import type { Severity } from '../types.js';
 
 const KIND_TEXT: Record<PeerWriteKind, { what: string; cost: string }> = {
@@ -75,10 +75,10 @@ export const backpressureDetector: Detector = {
     const idleCount = idle.reduce((n, g) => n + g.count, 0);
     const longest = withProducer.reduce((m, x) => Math.max(m, x.group.wait?.max ?? 0), 0);
     const facts = [
-      ...sites.map((l) => `producer: ${num(count(l))} goroutine${count(l) === 1 ? '' : 's'} in ${where(l[0].producer)}, blocked in ${KIND_TEXT[l[0].kind].what}${l[0].write ? ` (write call: ${shortFunc(l[0].write.func)})` : ''}, waiting at ${shortFunc(l[0].wait.func)}${waitText(l[0].group.wait) ? `, for ${waitText(l[0].group.wait)}` : ''}`),
-      ...(writers.length ? [`connection writers: ${num(count(writers))} goroutine${count(writers) === 1 ? '' : 's'} that drain a connection's queue (${[...new Set(writers.map((x) => shortFunc(x.group.frames.find((f) => /loopyWriter|writeFrameAsync|writeLoop/.test(f.func))?.func ?? x.wait.func)))].join(', ')}) are blocked writing too`] : []),
+      ...sites.map((l) => `producer: ${goroutines(count(l))} in ${where(l[0].producer)}, blocked in ${KIND_TEXT[l[0].kind].what}${l[0].write ? ` (write call: ${shortFunc(l[0].write.func)})` : ''}, waiting at ${shortFunc(l[0].wait.func)}${waitText(l[0].group.wait) ? `, for ${waitText(l[0].group.wait)}` : ''}`),
+      ...(writers.length ? [`connection writers: ${goroutines(count(writers))} that drain a connection's queue (${[...new Set(writers.map((x) => shortFunc(x.group.frames.find((f) => /loopyWriter|writeFrameAsync|writeLoop/.test(f.func))?.func ?? x.wait.func)))].join(', ')}) are blocked writing too`] : []),
       ...(conns.serverConns > 0 ? [`gRPC connections: ${num(conns.serverConns)} accepted by this server (one stream reader each)${conns.clientConns ? `, ${num(conns.clientConns)} of its own as a client` : ''}`] : []),
-      ...(idleCount ? [`${num(idleCount)} goroutine${idleCount === 1 ? '' : 's'} of the same producers wait for work instead (${idle.map((g) => where(g.blockingSite)).slice(0, 3).join(', ')}): their peers read`] : []),
+      ...(idleCount ? [`${goroutines(idleCount)} of the same producers wait for work instead (${idle.map((g) => where(g.blockingSite)).slice(0, 3).join(', ')}): their peers read`] : []),
       `cost: ${kinds.map((k) => KIND_TEXT[k].cost).join('; ')}`,
     ];
     const severity: Severity | undefined =
