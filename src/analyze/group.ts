@@ -53,14 +53,32 @@ export function groupSnapshot(
   level: SimilarityLevel,
   origins: OriginClassifier,
 ): AnalyzedGroup[] {
-  // By signature number (SignatureTable): the index of its only read-stage group, or the bucket of
-  // several. Most signatures (every one, in a dump of distinct stacks) have one group, finished
-  // without a bucket's tallies.
+  // (One function per pass over the groups: V8 compiles a called-once function's long loop on the
+  // stack (OSR), code after the loop included; that code has run never, and leaving the loop threw
+  // the compiled function away, to compile it again at the next loop: five times for grouping, while
+  // each compilation of a small function is its loop's only one.)
   const table = new SignatureTable(level);
+  const sigs = new Int32Array(snapshot.groups.length);
+  const buckets = bucketsOf(snapshot, table, sigs);
+  // out[sig] is the group of signature sig.
+  const out = finishAll(snapshot, buckets, table.texts, origins);
+  // Most goroutines first, then by key.
+  const order = table.order(countsOf(out));
+  const sorted = new Array<AnalyzedGroup>(order.length);
+  for (let i = 0; i < order.length; i++) sorted[i] = out[order[i]];
+  ownersMemo.set(sorted, { snapshot, sigs, bySig: out });
+  return sorted;
+}
+
+/**
+ * By signature number (SignatureTable): the index of its only read-stage group, or the bucket of
+ * several. Most signatures (every one, in a dump of distinct stacks) have one group, finished
+ * without a bucket's tallies. Writes each read-stage group's signature number to `sigs`.
+ */
+function bucketsOf(snapshot: Snapshot, table: SignatureTable, sigs: Int32Array): (number | Bucket)[] {
   const buckets: (number | Bucket)[] = [];
   const groups = snapshot.groups;
   const format = snapshot.format;
-  const sigs = new Int32Array(groups.length);
   for (let index = 0; index < groups.length; index++) {
     const g = groups[index];
     const sig = table.add(g.frames);
@@ -79,10 +97,14 @@ export function groupSnapshot(
       buckets[sig] = nb;
     } else addMember(b, g, index, memberWaitKind(g, format));
   }
+  return buckets;
+}
+
+/** The analyzed group of each bucket, by signature number. */
+function finishAll(snapshot: Snapshot, buckets: readonly (number | Bucket)[], texts: SignatureTexts, origins: OriginClassifier): AnalyzedGroup[] {
+  const groups = snapshot.groups;
   const total = snapshot.total;
-  // out[sig] is the group of signature sig.
   const out: AnalyzedGroup[] = [];
-  const texts = table.texts;
   const states = new SingleStates();
   // The fields of the group being made: one object for all, filled by `finish` or `finishOne` and
   // copied by `PlainGroup` (a literal per group was ~180 bytes of garbage, on 20,000 distinct
@@ -93,14 +115,13 @@ export function groupSnapshot(
     fields.sig = sig;
     out.push(typeof b === 'number' ? finishOne(fields, groups[b], b, snapshot, total, origins, states) : finish(fields, b, snapshot, total, origins));
   }
-  // Most goroutines first, then by key.
-  const counts = new Float64Array(out.length);
-  for (let sig = 0; sig < out.length; sig++) counts[sig] = out[sig].count;
-  const order = table.order(counts);
-  const sorted = new Array<AnalyzedGroup>(order.length);
-  for (let i = 0; i < order.length; i++) sorted[i] = out[order[i]];
-  ownersMemo.set(sorted, { snapshot, sigs, bySig: out });
-  return sorted;
+  return out;
+}
+
+function countsOf(groups: readonly AnalyzedGroup[]): Float64Array {
+  const counts = new Float64Array(groups.length);
+  for (let i = 0; i < groups.length; i++) counts[i] = groups[i].count;
+  return counts;
 }
 
 /** What `groupSnapshot` knew of each read-stage group: the number of its signature, and the group of each signature. */

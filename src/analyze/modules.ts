@@ -13,6 +13,7 @@
  * program's. What is found goes into `AnalyzeOptions.userModules` (with the user's own, which come first).
  */
 import type { Creator, Frame, Snapshot } from '../model/dump.js';
+import { FrameSlots } from './frame-slots.js';
 import { STDLIB_ROOTS, packageOfFunc } from './origin.js';
 
 export interface ProgramModule {
@@ -77,36 +78,13 @@ export function programModules(snapshot: Snapshot): ProgramModule[] {
     out.push({ module: c.module, why });
     roots.push(c);
   };
-  const mains: Frame[] = [];
   const groups = snapshot.groups;
-  // (Indexed loops: cold code allocates an iterator result per for-of step.)
-  for (let gi = 0; gi < groups.length; gi++) {
-    const g = groups[gi];
-    const fr = g.frames;
-    for (let i = 0; i + 1 < fr.length; i++) {
-      const f = fr[i];
-      if (fr[i + 1].func === 'testing.tRunner' && TEST_FUNC.test(f.func)) add(checkoutOf(f), `the package of ${f.func.slice(f.func.lastIndexOf('/') + 1)}`);
-    }
-    // A goroutine created by test code (`created by pkg.TestX`, a helper in a _test.go file): the
-    // test's package is the program's, even where the test goroutine itself is not in the dump.
-    const c = g.creator;
-    if (c && c.file.endsWith('_test.go')) add(checkoutOf(c), `created goroutines from its test ${c.func.slice(c.func.lastIndexOf('/') + 1)}`);
-    const last = fr[fr.length - 1];
-    if (last?.func === 'main.main' && !last.file.startsWith('_testmain')) mains.push(last);
-  }
+  const mains = testsAndMains(groups, add);
   // main.main's module: the checkout of another frame that holds main's file, or GOPATH's `src/` layout.
   for (const m of mains) {
     const file = m.file.replace(/\\/g, '/');
     if (NOT_THE_PROGRAM.test(file)) continue;
-    let found: Checkout | undefined;
-    for (const g of snapshot.groups) {
-      for (const f of g.frames) {
-        const c = f.func.startsWith('main.') ? undefined : checkoutOf(f);
-        if (c && under(file, c.root)) found = c;
-        if (found) break;
-      }
-      if (found) break;
-    }
+    let found = checkoutHolding(file, groups);
     const src = file.lastIndexOf('/src/');
     if (!found && src >= 0) {
       const pkg = file.slice(src + 5, file.lastIndexOf('/'));
@@ -134,6 +112,53 @@ export function programModules(snapshot: Snapshot): ProgramModule[] {
     }
   }
   return out;
+}
+
+/**
+ * Adds (with `add`) the package of each test function a `testing.tRunner` frame runs and of each
+ * creator in a `_test.go` file; returns the `main.main` frames. (A function of its own: V8 compiles
+ * a called-once function's long loop with the code after it, and leaving the loop threw that away.)
+ */
+function testsAndMains(groups: Snapshot['groups'], add: (c: Checkout | undefined, why: string) => void): Frame[] {
+  const mains: Frame[] = [];
+  // (Indexed loops: cold code allocates an iterator result per for-of step.)
+  for (let gi = 0; gi < groups.length; gi++) {
+    const g = groups[gi];
+    const fr = g.frames;
+    for (let i = 0; i + 1 < fr.length; i++) {
+      const f = fr[i];
+      if (fr[i + 1].func === 'testing.tRunner' && TEST_FUNC.test(f.func)) add(checkoutOf(f), `the package of ${f.func.slice(f.func.lastIndexOf('/') + 1)}`);
+    }
+    // A goroutine created by test code (`created by pkg.TestX`, a helper in a _test.go file): the
+    // test's package is the program's, even where the test goroutine itself is not in the dump.
+    const c = g.creator;
+    if (c && c.file.endsWith('_test.go')) add(checkoutOf(c), `created goroutines from its test ${c.func.slice(c.func.lastIndexOf('/') + 1)}`);
+    const last = fr[fr.length - 1];
+    if (last?.func === 'main.main' && !last.file.startsWith('_testmain')) mains.push(last);
+  }
+  return mains;
+}
+
+/**
+ * The checkout of the first frame (but main's own) of `groups` whose checkout holds `file`. Decided
+ * once per frame: frames are interned objects that repeat across groups (220,000 frames of 20,000
+ * distinct stacks are a few dozen frames, and a regex, splits and joins each cost 18 ms).
+ */
+function checkoutHolding(file: string, groups: Snapshot['groups']): Checkout | undefined {
+  const holding = new FrameSlots<Checkout | null>();
+  for (let gi = 0; gi < groups.length; gi++) {
+    const fr = groups[gi].frames;
+    for (let i = 0; i < fr.length; i++) {
+      const f = fr[i];
+      let c = holding.get(f);
+      if (c === undefined) {
+        const co = f.func.startsWith('main.') ? undefined : checkoutOf(f);
+        holding.set(f, (c = co && under(file, co.root) ? co : null));
+      }
+      if (c !== null) return c;
+    }
+  }
+  return undefined;
 }
 
 /**

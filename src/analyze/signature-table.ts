@@ -210,8 +210,7 @@ export class SignatureTable {
    */
   order(counts: ArrayLike<number>): number[] {
     const size = this.size;
-    let equal = true;
-    for (let sig = 1; sig < size && equal; sig++) equal = counts[sig] === counts[0];
+    const equal = allEqual(counts, size);
     const packed = equal ? this.packedOrder() : undefined;
     if (packed !== undefined) return packed;
     const sigs = new Array<number>(size);
@@ -245,32 +244,11 @@ export class SignatureTable {
     const sigBits = Math.ceil(Math.log2(size));
     // (Each step multiplies a 32-bit half by 2^bits or 2^sigBits: at most 2^53, exact in a double.)
     if (bits * longest + sigBits > 64 || bits > 21 || sigBits > 21) return undefined;
-    const rank = this.ranks();
-    const seq = this.seq;
     const keys = new BigUint64Array(size);
-    // Each key as its two 32-bit halves (`hi` * 2^32 + `lo`), shifted left by `bits` per rank,
-    // then by `sigBits` for the number: every step stays below 2^53, exact in a double.
     const halves = new Uint32Array(keys.buffer);
-    const scale = 2 ** bits;
-    const sigScale = 2 ** sigBits;
-    for (let sig = 0; sig < size; sig++) {
-      let hi = 0;
-      let lo = 0;
-      for (let j = 0, x = starts[sig]; j <= longest; j++, x++) {
-        const last = j === longest;
-        const by = last ? sigScale : scale;
-        lo = lo * by + (last ? sig : x < starts[sig + 1] ? rank[seq[x]] + 1 : 0);
-        const carry = Math.floor(lo / 0x100000000);
-        lo -= carry * 0x100000000;
-        hi = hi * by + carry;
-      }
-      halves[2 * sig + LOW_HALF] = lo;
-      halves[2 * sig + 1 - LOW_HALF] = hi;
-    }
+    packKeys(halves, size, starts, this.seq, this.ranks(), longest, bits, sigBits);
     keys.sort();
-    const out = new Array<number>(size);
-    for (let i = 0; i < size; i++) out[i] = halves[2 * i + LOW_HALF] % sigScale;
-    return out;
+    return sigsOfKeys(halves, size, sigBits);
   }
 
   /** Whether signature `sig` is the `n` pieces of `seq` from `at`. */
@@ -348,4 +326,46 @@ export class SignatureTexts {
     for (let x = this.starts[sig]; x < this.starts[sig + 1]; x++) parts.push(this.pieces[this.seq[x]]);
     return parts.join('\n');
   }
+}
+
+/** Whether `counts[0 … size - 1]` are all equal. */
+function allEqual(counts: ArrayLike<number>, size: number): boolean {
+  for (let sig = 1; sig < size; sig++) if (counts[sig] !== counts[0]) return false;
+  return true;
+}
+
+/**
+ * Writes the key of each signature of `packedOrder` to `halves` (its 64-bit keys as 32-bit halves):
+ * `hi` * 2^32 + `lo`, shifted left by `bits` per rank, then by `sigBits` for the number: every step
+ * stays below 2^53, exact in a double. (Each pass of `packedOrder` is a function of its own: see
+ * `groupSnapshot`.)
+ */
+function packKeys(
+  halves: Uint32Array, size: number, starts: readonly number[], seq: Int32Array, rank: Int32Array,
+  longest: number, bits: number, sigBits: number,
+): void {
+  const scale = 2 ** bits;
+  const sigScale = 2 ** sigBits;
+  for (let sig = 0; sig < size; sig++) {
+    let hi = 0;
+    let lo = 0;
+    for (let j = 0, x = starts[sig]; j <= longest; j++, x++) {
+      const last = j === longest;
+      const by = last ? sigScale : scale;
+      lo = lo * by + (last ? sig : x < starts[sig + 1] ? rank[seq[x]] + 1 : 0);
+      const carry = Math.floor(lo / 0x100000000);
+      lo -= carry * 0x100000000;
+      hi = hi * by + carry;
+    }
+    halves[2 * sig + LOW_HALF] = lo;
+    halves[2 * sig + 1 - LOW_HALF] = hi;
+  }
+}
+
+/** The signature numbers of `packKeys`' keys, in the order they are in. */
+function sigsOfKeys(halves: Uint32Array, size: number, sigBits: number): number[] {
+  const sigScale = 2 ** sigBits;
+  const out = new Array<number>(size);
+  for (let i = 0; i < size; i++) out[i] = halves[2 * i + LOW_HALF] % sigScale;
+  return out;
 }
