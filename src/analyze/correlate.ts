@@ -32,7 +32,7 @@
  */
 import type { Snapshot } from '../model/dump.js';
 import { enclosingNames } from './closures.js';
-import { ownerGroups } from './group.js';
+import { madeOrder, ownerGroups } from './group.js';
 import { keptAt, keyStart } from './signature.js';
 import type { AnalyzedGroup, GroupLink } from './types.js';
 
@@ -101,27 +101,12 @@ export function correlate(snapshot: Snapshot, groups: readonly AnalyzedGroup[], 
 
   // Candidates of every child that has no creator ids, then the largest parents of each candidate
   // found in one pass over the groups' frames (for those functions only).
-  // A spawner on no stack has no parent (largestByFunction would not list it): with `funcs`, a
-  // child none of whose candidates is on a stack is left out, and so are such spawners.
-  const candidates: (string[] | undefined)[] = [];
-  const spawners = new Set<string>();
-  const scratch: string[] = [];
-  for (let c = 0; c < groups.length; c++) {
-    if (hasCreatorIds(snapshot, groups[c])) continue;
-    const n = candidatesInto(groups[c], scratch);
-    let named = false;
-    for (let k = 0; k < n; k++) {
-      if (funcs !== undefined && !funcs.has(scratch[k])) continue;
-      spawners.add(scratch[k]);
-      named = true;
-    }
-    if (named) candidates[c] = scratch.slice(0, n);
-  }
+  const { candidates, spawners } = childCandidates(snapshot, groups, funcs);
   const topParents = spawners.size > 0 ? largestByFunction(groups, spawners, MAX_INFERRED_PARENTS + 1) : undefined;
   for (let c = 0; topParents !== undefined && c < groups.length; c++) {
-    const cs = candidates[c];
-    if (cs === undefined) continue;
     const child = groups[c];
+    const cs = candidates.get(child);
+    if (cs === undefined) continue;
     for (const spawner of cs) {
       const top = topParents.get(spawner);
       if (top === undefined) continue;
@@ -142,6 +127,37 @@ export function correlate(snapshot: Snapshot, groups: readonly AnalyzedGroup[], 
 
 function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * The spawner candidates of each group without creator ids, and those candidates together. A
+ * spawner on no stack has no parent (largestByFunction would not list it): with `funcs`, a child
+ * none of whose candidates is on a stack is left out, and so are such spawners. Groups are read in
+ * the order they lie in memory (`madeOrder`), and in a function of their own (V8 compiles a long
+ * loop with the code after it, and leaving the loop threw that code away).
+ */
+function childCandidates(
+  snapshot: Snapshot,
+  groups: readonly AnalyzedGroup[],
+  funcs: ReadonlySet<string> | undefined,
+): { candidates: Map<AnalyzedGroup, string[]>; spawners: Set<string> } {
+  const candidates = new Map<AnalyzedGroup, string[]>();
+  const spawners = new Set<string>();
+  const scratch: string[] = [];
+  const made = madeOrder(groups);
+  for (let c = 0; c < made.length; c++) {
+    const g = made[c];
+    if (hasCreatorIds(snapshot, g)) continue;
+    const n = candidatesInto(g, scratch);
+    let named = false;
+    for (let k = 0; k < n; k++) {
+      if (funcs !== undefined && !funcs.has(scratch[k])) continue;
+      spawners.add(scratch[k]);
+      named = true;
+    }
+    if (named) candidates.set(g, scratch.slice(0, n));
+  }
+  return { candidates, spawners };
 }
 
 /**

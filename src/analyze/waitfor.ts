@@ -226,7 +226,7 @@ export function waitGraph(
   // entries cost most of this once; an array of them, a pass over every group).
   const ownerOf = ownerLookup(snapshot, groups);
   const shared: SharedFrames = new Map();
-  const pending: { d: GoroutineDetail; g: Group; ag: AnalyzedGroup; call: BlockingCall; frames: WaitFrame[] }[] = [];
+  const pending: Pending[] = [];
   const addrSet = new Set<number>();
   // The blocking call of each read-stage group (its goroutines share it).
   const calls = new Map<Group, BlockingCall>();
@@ -247,6 +247,24 @@ export function waitGraph(
     pending.push({ d, g, ag, call, frames });
   }
   const addresses = [...addrSet].sort((a, b) => a - b);
+  const { waiters, byId } = waitersOf(pending, addresses, origins);
+  return { waiters, byId, addresses };
+}
+
+/** A detailed goroutine of `waitGraph`, its groups, blocking call and wait frames. */
+interface Pending {
+  readonly d: GoroutineDetail;
+  readonly g: Group;
+  readonly ag: AnalyzedGroup;
+  readonly call: BlockingCall;
+  readonly frames: WaitFrame[];
+}
+
+/**
+ * The waiters of `pending`, with their wait sites and objects. (A function of its own: V8 compiles
+ * a called-once function's long loop with the code after it, and leaving the loop threw that away.)
+ */
+function waitersOf(pending: readonly Pending[], addresses: readonly number[], origins: OriginClassifier): Pick<WaitGraph, 'waiters' | 'byId'> {
   const waiters: Waiter[] = [];
   const byId = new Map<number, Waiter>();
   for (let k = 0; k < pending.length; k++) {
@@ -262,7 +280,7 @@ export function waitGraph(
     waiters.push(w);
     byId.set(d.id, w);
   }
-  return { waiters, byId, addresses };
+  return { waiters, byId };
 }
 
 function waitObject(
