@@ -82,11 +82,12 @@ function candidatesInto(child: AnalyzedGroup, out: string[]): number {
  * of the groups, to skip the pass over every frame for spawners on none of them.
  */
 export function correlate(snapshot: Snapshot, groups: readonly AnalyzedGroup[], funcs?: ReadonlySet<string>): GroupLink[] {
-  const links = new Map<string, GroupLink>();
-  const add = (l: GroupLink): void => {
+  // Each link with its groups (the same ones for one key).
+  const links = new Map<string, LinkEnds>();
+  const add = (l: GroupLink, child: AnalyzedGroup, parent: AnalyzedGroup): void => {
     const k = `${l.child}\u0000${l.parent}`;
-    const prev = links.get(k);
-    links.set(k, prev ? { ...prev, count: prev.count + l.count } : l);
+    const prev = links.get(k)?.link;
+    links.set(k, { link: prev ? { ...prev, count: prev.count + l.count } : l, child, parent });
   };
 
   const owner = snapshot.links.length > 0 ? ownerGroups(snapshot, groups) : [];
@@ -96,7 +97,7 @@ export function correlate(snapshot: Snapshot, groups: readonly AnalyzedGroup[], 
     // A group starting goroutines of its own shape (recursion, worker pools refilling themselves)
     // says nothing about a cascade.
     if (!child || !parent || child === parent) continue;
-    add({ child: child.id, parent: parent.id, count: l.count, via: 'creator-id' });
+    add({ child: child.id, parent: parent.id, count: l.count, via: 'creator-id' }, child, parent);
   }
 
   // Candidates of every child that has no creator ids, then the largest parents of each candidate
@@ -115,14 +116,40 @@ export function correlate(snapshot: Snapshot, groups: readonly AnalyzedGroup[], 
       const sum = parents.reduce((s, p) => s + p.count, 0);
       for (const p of parents) {
         const count = parents.length === 1 ? child.count : Math.max(1, Math.round((child.count * p.count) / sum));
-        add({ child: child.id, parent: p.id, count, via: 'shared-frames', spawner });
+        add({ child: child.id, parent: p.id, count, via: 'shared-frames', spawner }, child, p);
       }
       break;
     }
   }
-  return [...links.values()].sort(
-    (a, b) => b.count - a.count || cmp(a.child, b.child) || cmp(a.parent, b.parent),
+  const sorted = [...links.values()].sort(
+    ({ link: a }, { link: b }) => b.count - a.count || cmp(a.child, b.child) || cmp(a.parent, b.parent),
   );
+  const out = sorted.map((e) => e.link);
+  endsMemo.set(out, { groups, children: sorted.map((e) => e.child), parents: sorted.map((e) => e.parent) });
+  return out;
+}
+
+interface LinkEnds {
+  readonly link: GroupLink;
+  readonly child: AnalyzedGroup;
+  readonly parent: AnalyzedGroup;
+}
+
+/** The groups of the links `correlate` returned (by the array), and the groups it linked among. */
+const endsMemo = new WeakMap<readonly GroupLink[], { groups: readonly AnalyzedGroup[]; children: AnalyzedGroup[]; parents: AnalyzedGroup[] }>();
+
+/**
+ * The child and parent group of each of `links`, in order, where `correlate` made `links` from
+ * `groups` (an analysis's own `links` and `groups`): the groups themselves, as their ids would find
+ * them among `groups`, without the id of every group (a SHA-1 each: 62 ms on 20,000 groups, where
+ * a dump prints creator ids). Else undefined.
+ */
+export function linkedGroups(
+  links: readonly GroupLink[],
+  groups: readonly AnalyzedGroup[],
+): { readonly children: readonly AnalyzedGroup[]; readonly parents: readonly AnalyzedGroup[] } | undefined {
+  const e = endsMemo.get(links);
+  return e !== undefined && e.groups === groups ? e : undefined;
 }
 
 function cmp(a: string, b: string): number {

@@ -70,7 +70,7 @@ export function stackFunctions(a: Analysis): ReadonlySet<string> | undefined {
 
 export { signature, signatureOfFrames, keyFrames } from './signature.js';
 export { groupId, groupSnapshot } from './group.js';
-export { correlate, spawnerCandidates } from './correlate.js';
+export { correlate, linkedGroups, spawnerCandidates } from './correlate.js';
 export { enclosing, enclosingFunctions, isClosure, receiverType } from './closures.js';
 export {
   OriginClassifier, frameOrigin, packageOfFunc, KNOWN_DEPENDENCIES, KNOWN_HELPERS, STDLIB_ROOTS,

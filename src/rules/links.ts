@@ -6,6 +6,7 @@
  * children of that parent started by the same closure together (a parent in `eg.Wait` may wait for a
  * blocked sender and for healthy siblings of it), ≈ k × the parent's count.
  */
+import { linkedGroups } from '../analyze/index.js';
 import type { Analysis, AnalyzedGroup } from '../analyze/types.js';
 import { census, enclosing, isClosure, isJoinWaiter, isParked, receiverType, spawnersOf, stackFuncs, userEntry, type GroupCensus } from './frames.js';
 
@@ -24,24 +25,27 @@ interface Proposal extends Edge {
   readonly sibling: string;
 }
 
+/**
+ * Groups are told apart by object, not by id: an id is the SHA-1 of the group's key, made when first
+ * read (analyze/group-key.ts), and keying every group, its edges and queries by id hashed every
+ * group's key (62 ms on 20,000 groups where a dump prints creator ids).
+ */
 export class LinkGraph {
-  private readonly up = new Map<string, Edge[]>();
-  private readonly down = new Map<string, Edge[]>();
+  private readonly up = new Map<AnalyzedGroup, Edge[]>();
+  private readonly down = new Map<AnalyzedGroup, Edge[]>();
 
   constructor(readonly analysis: Analysis, readonly tolerance = 0.1) {
-    let byId: Map<string, AnalyzedGroup> | undefined;
-    if (analysis.links.length) {
-      byId = new Map();
-      for (const g of analysis.groups) byId.set(g.id, g);
-    }
+    const links = analysis.links;
+    const ends = links.length ? (linkedGroups(links, analysis.groups) ?? groupsById(links, analysis.groups)) : undefined;
     const proposals: Proposal[] = [];
-    const linked = new Set<string>();
+    const linked = new Set<AnalyzedGroup>();
     const siblings = new SiblingKeys(stackFuncs(analysis));
-    for (const l of byId ? analysis.links : []) {
-      const parent = byId!.get(l.parent);
-      const child = byId!.get(l.child);
+    for (let i = 0; ends !== undefined && i < links.length; i++) {
+      const l = links[i];
+      const parent = ends.parents[i];
+      const child = ends.children[i];
       if (!parent || !child || parent === child) continue;
-      linked.add(child.id);
+      linked.add(child);
       if (l.via === 'creator-id') this.add({ parent, child, via: l.via });
       else proposals.push({ parent, child, via: l.via, sibling: siblings.of(child, l.spawner) });
     }
@@ -50,23 +54,23 @@ export class LinkGraph {
   }
 
   parentsOf(g: AnalyzedGroup): readonly Edge[] {
-    return this.up.get(g.id) ?? [];
+    return this.up.get(g) ?? [];
   }
 
   childrenOf(g: AnalyzedGroup): readonly Edge[] {
-    return this.down.get(g.id) ?? [];
+    return this.down.get(g) ?? [];
   }
 
   private accept(proposals: Proposal[]): void {
-    // Parent id → sibling key → children's goroutines.
-    const sums = new Map<string, Map<string, number>>();
+    // Parent → sibling key → children's goroutines.
+    const sums = new Map<AnalyzedGroup, Map<string, number>>();
     for (const p of proposals) {
-      let bySibling = sums.get(p.parent.id);
-      if (!bySibling) sums.set(p.parent.id, (bySibling = new Map()));
+      let bySibling = sums.get(p.parent);
+      if (!bySibling) sums.set(p.parent, (bySibling = new Map()));
       bySibling.set(p.sibling, (bySibling.get(p.sibling) ?? 0) + p.child.count);
     }
     for (const p of proposals) {
-      const sum = sums.get(p.parent.id)!.get(p.sibling)!;
+      const sum = sums.get(p.parent)!.get(p.sibling)!;
       // Children queued on a lock under join waiters (a pile-up behind `Wait`): each waiter waits for
       // at least one, and fan-outs vary (2 or 3 peers per query), so they need only outnumber it.
       const fanOut = isJoinWaiter(p.parent) && LOCK_KINDS.has(p.child.waitKind) && sum >= p.parent.count * (1 - this.tolerance);
@@ -76,14 +80,21 @@ export class LinkGraph {
   }
 
   private add(e: Edge): void {
-    const ups = this.up.get(e.child.id) ?? [];
+    const ups = this.up.get(e.child) ?? [];
     if (ups.some((x) => x.parent === e.parent)) return;
     ups.push({ parent: e.parent, child: e.child, via: e.via });
-    this.up.set(e.child.id, ups);
-    const downs = this.down.get(e.parent.id) ?? [];
+    this.up.set(e.child, ups);
+    const downs = this.down.get(e.parent) ?? [];
     downs.push({ parent: e.parent, child: e.child, via: e.via });
-    this.down.set(e.parent.id, downs);
+    this.down.set(e.parent, downs);
   }
+}
+
+/** The child and parent group of each link, found by id among `groups` (for links `correlate` did not make from them). */
+function groupsById(links: Analysis['links'], groups: readonly AnalyzedGroup[]): { children: (AnalyzedGroup | undefined)[]; parents: (AnalyzedGroup | undefined)[] } {
+  const byId = new Map<string, AnalyzedGroup>();
+  for (const g of groups) byId.set(g.id, g);
+  return { children: links.map((l) => byId.get(l.child)), parents: links.map((l) => byId.get(l.parent)) };
 }
 
 /**
@@ -120,7 +131,7 @@ class SiblingKeys {
 }
 
 /** Our own proposals for children the analysis did not link: outermost closures, then `created by`. */
-function infer(groups: readonly AnalyzedGroup[], linked: Set<string>, siblings: SiblingKeys, { joinWaiters: joins, spawners }: GroupCensus): Proposal[] {
+function infer(groups: readonly AnalyzedGroup[], linked: Set<AnalyzedGroup>, siblings: SiblingKeys, { joinWaiters: joins, spawners }: GroupCensus): Proposal[] {
   // No child names a function on some stack, and no join waiter to link by receiver: nothing to infer.
   if (!joins.length && ![...spawners].some((f) => siblings.funcs.has(f))) return [];
   // The unlinked children that name a spawner on some stack, and the spawners to index (a dump of
@@ -130,7 +141,7 @@ function infer(groups: readonly AnalyzedGroup[], linked: Set<string>, siblings: 
   const spawned: AnalyzedGroup[] = [];
   const scratch: string[] = [];
   for (const g of groups) {
-    if (linked.size && linked.has(g.id)) continue;
+    if (linked.size && linked.has(g)) continue;
     let named = false;
     for (const spawner of spawnersOf(g, scratch)) {
       if (!siblings.funcs.has(spawner)) continue;
@@ -151,7 +162,7 @@ function infer(groups: readonly AnalyzedGroup[], linked: Set<string>, siblings: 
   const out: Proposal[] = [];
   const joinsByType = joinWaitersByType(joins);
   // Without join waiters, only the children that name an indexed spawner can get a parent.
-  const children = joinsByType.size ? (linked.size ? groups.filter((g) => !linked.has(g.id)) : groups) : spawned;
+  const children = joinsByType.size ? (linked.size ? groups.filter((g) => !linked.has(g)) : groups) : spawned;
   for (const child of children) {
     let found = false;
     for (const spawner of spawnersOf(child, scratch)) {
