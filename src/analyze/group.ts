@@ -48,10 +48,16 @@ export function memberWaitKind(g: Group, format: Snapshot['format']): WaitKind {
 
 const refinedKinds = new WeakMap<Group, { format: Snapshot['format']; state: string; frames: Group['frames']; kind: WaitKind }>();
 
+/**
+ * The analyzed groups of `snapshot`, most goroutines first. `byWaitKind`, when given, is filled with
+ * the goroutines of each wait kind (`memberWaitKind`, in order of first sight), in grouping's own
+ * pass over the read-stage groups.
+ */
 export function groupSnapshot(
   snapshot: Snapshot,
   level: SimilarityLevel,
   origins: OriginClassifier,
+  byWaitKind?: Partial<Record<WaitKind, number>>,
 ): AnalyzedGroup[] {
   // (One function per pass over the groups: V8 compiles a called-once function's long loop on the
   // stack (OSR), code after the loop included; that code has run never, and leaving the loop threw
@@ -59,7 +65,7 @@ export function groupSnapshot(
   // each compilation of a small function is its loop's only one.)
   const table = new SignatureTable(level);
   const sigs = new Int32Array(snapshot.groups.length);
-  const buckets = bucketsOf(snapshot, table, sigs);
+  const buckets = bucketsOf(snapshot, table, sigs, byWaitKind);
   // out[sig] is the group of signature sig.
   const out = finishAll(snapshot, buckets, table.texts, origins);
   // Most goroutines first, then by key.
@@ -73,14 +79,19 @@ export function groupSnapshot(
 /**
  * By signature number (SignatureTable): the index of its only read-stage group, or the bucket of
  * several. Most signatures (every one, in a dump of distinct stacks) have one group, finished
- * without a bucket's tallies. Writes each read-stage group's signature number to `sigs`.
+ * without a bucket's tallies. Writes each read-stage group's signature number to `sigs`, and
+ * tallies its goroutines in `byWaitKind` when given.
  */
-function bucketsOf(snapshot: Snapshot, table: SignatureTable, sigs: Int32Array): (number | Bucket)[] {
+function bucketsOf(snapshot: Snapshot, table: SignatureTable, sigs: Int32Array, byWaitKind: Partial<Record<WaitKind, number>> | undefined): (number | Bucket)[] {
   const buckets: (number | Bucket)[] = [];
   const groups = snapshot.groups;
   const format = snapshot.format;
   for (let index = 0; index < groups.length; index++) {
     const g = groups[index];
+    if (byWaitKind !== undefined) {
+      const k = memberWaitKind(g, format);
+      byWaitKind[k] = (byWaitKind[k] ?? 0) + g.count;
+    }
     const sig = table.add(g.frames);
     sigs[index] = sig;
     const b = buckets[sig];

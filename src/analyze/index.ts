@@ -5,7 +5,7 @@
  */
 import type { Snapshot, WaitKind } from '../model/dump.js';
 import { correlate } from './correlate.js';
-import { groupSnapshot, memberWaitKind } from './group.js';
+import { groupSnapshot } from './group.js';
 import { programModules } from './modules.js';
 import { OriginClassifier } from './origin.js';
 import type { Analysis, AnalyzeOptions, WaitGraph } from './types.js';
@@ -18,10 +18,11 @@ export function analyze(snapshot: Snapshot, opts: AnalyzeOptions = {}): Analysis
   const given = (opts.userModules ?? []).filter((m) => m.length > 0);
   const found = programModules(snapshot).filter((m) => !given.some((g) => m.module === g || m.module.startsWith(`${g}/`)));
   const origins = new OriginClassifier({ ...opts, userModules: [...given, ...found.map((m) => m.module)] });
-  const groups = groupSnapshot(snapshot, level, origins);
+  // Goroutines per wait kind, tallied in grouping's pass over the read-stage groups.
+  const byWaitKind: Partial<Record<WaitKind, number>> = {};
+  const groups = groupSnapshot(snapshot, level, origins, byWaitKind);
   // (The classifier is this analysis's own: the frames it has made site frames of are its groups'.)
   const funcs = origins.siteFunctions();
-  const byWaitKind = waitKindTally(snapshot);
   const program = [...given.map((module) => ({ module, why: 'given (analyze.userModules)' })), ...found];
   const a: Analysis = {
     snapshot, level, total: snapshot.total, groups, byWaitKind, links: correlate(snapshot, groups, funcs),
@@ -38,23 +39,6 @@ export function analyze(snapshot: Snapshot, opts: AnalyzeOptions = {}): Analysis
     });
   }
   return a;
-}
-
-/**
- * Goroutines per wait kind. (A function of its own: V8 compiles a called-once function's long loop
- * with the code after it, and leaving the loop threw that compiled code away.)
- */
-function waitKindTally(snapshot: Snapshot): Partial<Record<WaitKind, number>> {
-  const byWaitKind: Partial<Record<WaitKind, number>> = {};
-  // (Indexed loops here and in the stages after reading: a CLI run is cold code, where a for-of
-  // step allocates an iterator result, tens of thousands per pass on distinct stacks.)
-  const groups = snapshot.groups;
-  for (let i = 0; i < groups.length; i++) {
-    const g = groups[i];
-    const k = memberWaitKind(g, snapshot.format);
-    byWaitKind[k] = (byWaitKind[k] ?? 0) + g.count;
-  }
-  return byWaitKind;
 }
 
 const functionsMemo = new WeakMap<Analysis, ReadonlySet<string>>();
