@@ -73,29 +73,36 @@ interface FrameLine extends MatchText {
  * it) by its file line. Goroutines of one group repeat the same frames in the same order, so the
  * next frame is predicted from the current node: its kids are few, compared by their `FrameLine`.
  */
-interface StackNode extends MatchNode {
-  readonly frame: Frame | undefined;
-  readonly line: string;
-  /** `frame` and `line`, as `lineFrames` held them when the node was made (undefined: the root). */
-  readonly text: FrameLine | undefined;
-  readonly parent: StackNode | undefined;
+class StackNode implements MatchNode {
   /** The first children seen (at most KIDS); the rest in `more`, by line. */
-  kids: StackNode[] | undefined;
-  more: Map<string, StackNode> | undefined;
-  /** The group-key part of the frames from the root to here (GoroutineRecord.framesKey), once asked for. */
-  key: string | undefined;
+  kids: StackNode[] | undefined = undefined;
+  more: Map<string, StackNode> | undefined = undefined;
   /** Where the frame matcher holds the node, and how many of its kids (frame-match.ts, `MatchNode`). */
-  at: number;
-  held: number;
+  at = 0;
+  held = 0;
   /** The creator of a goroutine read whose stack ends here, with its lines (`takeKnownFrames`). */
-  creatorLines: NodeCreator | undefined;
+  creatorLines: NodeCreator | undefined = undefined;
   /** Goroutines read line by line to their creator here, until `creatorLines` is learned. */
-  ended: number;
+  ended = 0;
   /** The frames from the root to here, shared by the goroutines `takeKnownFrames` read to their end here. */
-  path: Frame[] | undefined;
+  path: Frame[] | undefined = undefined;
   /** `classifyWait` of the frames to here, for goroutines in `waitState` (the last state asked about). */
-  waitState: string | undefined;
-  waitKind: WaitKind | undefined;
+  waitState: string | undefined = undefined;
+  waitKind: WaitKind | undefined = undefined;
+
+  // A class, not an object literal: V8 tracks an allocation site per literal and, once it sees a
+  // site's objects survive (every node of a dump of distinct stacks does), switches it to old-space
+  // allocation and throws away all optimized code that inlined it (`takeKnownFrames`, `newKid`…), to
+  // compile it again. `new` of a class has no allocation site.
+  constructor(
+    readonly frame: Frame | undefined,
+    readonly line: string,
+    /** `frame` and `line`, as `lineFrames` held them when the node was made (undefined: the root). */
+    readonly text: FrameLine | undefined,
+    readonly parent: StackNode | undefined,
+    /** The group-key part of the frames from the root to here (GoroutineRecord.framesKey), once asked for. */
+    public key: string | undefined,
+  ) {}
 }
 
 const KIDS = 12;
@@ -110,12 +117,34 @@ interface NodeCreator extends CreatorLines {
   readonly creator: GoroutineRecord['creator'];
 }
 
-/** The frames from the root of the trie to `n`, in a new array. */
-function framesTo(n: StackNode): Frame[] {
-  const up: Frame[] = [];
-  for (let x = n; x.parent !== undefined; x = x.parent) up.push(x.frame!);
-  return up.reverse();
+/**
+ * The frames from the root of the trie to `n`, in a new array of their number: gathered in `into`
+ * (a reused array, longer when needed) and copied (`slice`), so that the array kept has no
+ * allocation site (see `StackNode`). `into` is not emptied (`length = 0` is a runtime call): it
+ * keeps frames of this trie.
+ */
+function framesTo(n: StackNode, into: Frame[]): Frame[] {
+  let depth = 0;
+  for (let x = n; x.parent !== undefined; x = x.parent) depth++;
+  while (into.length < depth) into.push(n.frame!);
+  let i = depth;
+  for (let x = n; x.parent !== undefined; x = x.parent) into[--i] = x.frame!;
+  return into.slice(0, depth);
 }
+
+/**
+ * `kids` and `k` in a new array of their length (at most KIDS_GATHERED), copied from `into` (see
+ * `framesTo`).
+ */
+function withKid(kids: StackNode[] | undefined, k: StackNode, into: StackNode[]): StackNode[] {
+  const n = kids === undefined ? 0 : kids.length;
+  for (let i = 0; i < n; i++) into[i] = kids![i];
+  into[n] = k;
+  return into.slice(0, n + 1);
+}
+
+/** Kids `newKid` copies into an array of their own (`withKid`); past it they are pushed. */
+const KIDS_GATHERED = 4;
 
 /**
  * The kid of `parent` for the frame text `t`: same frame, same line (the first such kid, as the
@@ -216,8 +245,11 @@ export class TracebackReader {
   private callInlined = false;
   private callNo = 0;
   private readonly lineFrames = new Map<string, FrameLine>();
-  private readonly root: StackNode = { frame: undefined, line: '', text: undefined, parent: undefined, kids: undefined, more: undefined, key: '', at: 0, held: 0, creatorLines: undefined, ended: 0, path: undefined, waitState: undefined, waitKind: undefined };
+  private readonly root = new StackNode(undefined, '', undefined, undefined, '');
   private nodes = 0;
+  /** Arrays `framesTo` and `withKid` gather in (reused; they keep nodes and frames of this trie only). */
+  private readonly framesGathered: Frame[] = [];
+  private readonly kidsGathered: StackNode[] = [];
   /** Where the frames read so far lead in the trie; undefined: off the trie (unique `fp=` lines). */
   private node: StackNode | undefined;
   /** The call line held in a preamble (HELD_CALL). */
@@ -512,14 +544,11 @@ export class TracebackReader {
   /** A new node under `parent` (undefined when the trie is full). */
   private newKid(parent: StackNode, t: FrameLine): StackNode | undefined {
     if (this.nodes >= TRIE_NODES) return undefined;
-    const k: StackNode = { frame: t.frame, line: t.line, text: t, parent, kids: undefined, more: undefined, key: undefined, at: 0, held: 0, creatorLines: undefined, ended: 0, path: undefined, waitState: undefined, waitKind: undefined };
+    const k = new StackNode(t.frame, t.line, t, parent, undefined);
     this.nodes++;
     const kids = parent.kids;
     // Arrays of the length needed while few (a push reserves 17): most nodes have one to four kids.
-    if (kids === undefined) parent.kids = [k];
-    else if (kids.length === 1) parent.kids = [kids[0], k];
-    else if (kids.length === 2) parent.kids = [kids[0], kids[1], k];
-    else if (kids.length === 3) parent.kids = [kids[0], kids[1], kids[2], k];
+    if (kids === undefined || kids.length < KIDS_GATHERED) parent.kids = withKid(kids, k, this.kidsGathered);
     else if (kids.length < KIDS) kids.push(k);
     else (parent.more ??= new Map()).set(t.line, k);
     return k;
@@ -596,7 +625,7 @@ export class TracebackReader {
       p = w.end;
       if (w.creator) {
         // The whole goroutine: its frames are those of every goroutine read to its end here.
-        g.frames = this.frameList = node.path ??= framesTo(node);
+        g.frames = this.frameList = node.path ??= framesTo(node, this.framesGathered);
         this.node = node;
         this.takenLines = 2 * taken + 3;
         this.takenEnd = true;
@@ -607,7 +636,7 @@ export class TracebackReader {
       if (!m.holdKids(node) && w.count < MAX_WALK) break;
     }
     // The lines from `p` go the usual way, pushing more frames: a copy of the frames so far.
-    if (taken > 0) g.frames = this.frameList = framesTo(node);
+    if (taken > 0) g.frames = this.frameList = framesTo(node, this.framesGathered);
     this.node = node;
     this.takenLines = 2 * taken;
     this.takenEnd = false;
