@@ -107,6 +107,37 @@ class StackNode implements MatchNode {
 
 const KIDS = 12;
 
+/**
+ * A goroutine being read. Every field the reading may set is there from the start: one shape for
+ * every record, so the code that takes records (finish, the builder's add) is not made again for each
+ * new shape (after the first MAX_DETAILED goroutines, records stop getting `args`). A class, and its
+ * frames a copy of an empty array, for the reason `StackNode` gives: a goroutine read line by line
+ * hands its frames array to its group.
+ */
+class ReadGoroutine implements GoroutineRecord {
+  waitKind: WaitKind = 'unknown';
+  frames: Frame[];
+  elidedFrames: number | undefined = undefined;
+  creator: GoroutineRecord['creator'] = undefined;
+  ancestors: AncestorStack[] | undefined = undefined;
+  partial: boolean | undefined = undefined;
+  args: string[] | undefined = undefined;
+  framesKey: string | undefined = undefined;
+
+  constructor(
+    readonly id: number | undefined,
+    readonly state: string,
+    public flags: GroupFlags | undefined,
+    readonly waitMinutes: number | undefined,
+    readonly labels: Readonly<Record<string, string>> | undefined,
+  ) {
+    this.frames = NO_FRAMES.slice();
+  }
+}
+
+/** Copied for each goroutine's frames (`ReadGoroutine`); never written. */
+const NO_FRAMES: Frame[] = [];
+
 /** `CreatorLines` and what they say (GoroutineRecord.creator without the creator's id). */
 interface NodeCreator extends CreatorLines {
   readonly func: string;
@@ -819,13 +850,7 @@ export class TracebackReader {
       const k = b.header.headline?.kind;
       if (k !== undefined && CRASH_KINDS.has(k)) flags = { ...flags, crashed: true };
     }
-    // Every field the reading may set is there from the start: one shape for every record, so the
-    // code that takes records (finish, the builder's add) is not made again for each new shape
-    // (after the first MAX_DETAILED goroutines, records stop getting `args`).
-    const g: GoroutineRecord = {
-      id, state, flags: flags ? flags : undefined, waitKind: 'unknown', waitMinutes: h?.waitMinutes, frames: [], elidedFrames: undefined,
-      creator: undefined, labels: h?.labels ? h.labels : undefined, ancestors: undefined, partial: undefined, args: undefined, framesKey: undefined,
-    };
+    const g = new ReadGoroutine(id, state, flags ? flags : undefined, h?.waitMinutes, h?.labels ? h.labels : undefined);
     this.g = g;
     this.gArgs = id !== undefined && b?.wantsDetail ? [] : undefined;
     this.target = b;
