@@ -80,7 +80,37 @@ class StackNode implements MatchNode {
   /** Where the frame matcher holds the node, and how many of its kids (frame-match.ts, `MatchNode`). */
   at = 0;
   held = 0;
+  /** What only a node goroutines end at holds (`endOf`): most nodes of a dump of distinct stacks are between. */
+  end: NodeEnd | undefined = undefined;
+
+  // A class, not an object literal: V8 tracks an allocation site per literal and, once it sees a
+  // site's objects survive (every node of a dump of distinct stacks does), switches it to old-space
+  // allocation and throws away all optimized code that inlined it (`takeKnownFrames`, `newKid`…), to
+  // compile it again. `new` of a class has no allocation site.
+  constructor(
+    /** The frame and its file line, as `lineFrames` held them when the node was made (undefined: the root). */
+    readonly text: FrameLine | undefined,
+    readonly parent: StackNode | undefined,
+  ) {}
+
+  get frame(): Frame | undefined {
+    return this.text?.frame;
+  }
+
+  get line(): string {
+    return this.text === undefined ? '' : this.text.line;
+  }
+
   /** The creator of a goroutine read whose stack ends here, with its lines (`takeKnownFrames`). */
+  get creatorLines(): NodeCreator | undefined {
+    return this.end?.creatorLines;
+  }
+}
+
+/** What a node goroutines were read to the end at holds besides (`StackNode.end`). */
+class NodeEnd {
+  /** The group-key part of the frames from the root to here (GoroutineRecord.framesKey), once asked for. */
+  key: string | undefined = undefined;
   creatorLines: NodeCreator | undefined = undefined;
   /** Goroutines read line by line to their creator here, until `creatorLines` is learned. */
   ended = 0;
@@ -89,20 +119,16 @@ class StackNode implements MatchNode {
   /** `classifyWait` of the frames to here, for goroutines in `waitState` (the last state asked about). */
   waitState: string | undefined = undefined;
   waitKind: WaitKind | undefined = undefined;
+}
 
-  // A class, not an object literal: V8 tracks an allocation site per literal and, once it sees a
-  // site's objects survive (every node of a dump of distinct stacks does), switches it to old-space
-  // allocation and throws away all optimized code that inlined it (`takeKnownFrames`, `newKid`…), to
-  // compile it again. `new` of a class has no allocation site.
-  constructor(
-    readonly frame: Frame | undefined,
-    readonly line: string,
-    /** `frame` and `line`, as `lineFrames` held them when the node was made (undefined: the root). */
-    readonly text: FrameLine | undefined,
-    readonly parent: StackNode | undefined,
-    /** The group-key part of the frames from the root to here (GoroutineRecord.framesKey), once asked for. */
-    public key: string | undefined,
-  ) {}
+/** `n`'s `end`, made when first needed. */
+function endOf(n: StackNode): NodeEnd {
+  return (n.end ??= new NodeEnd());
+}
+
+/** The group-key part kept at `n` (`nodeKey`), if any. */
+function keyAt(n: StackNode): string | undefined {
+  return n.end === undefined ? undefined : n.end.key;
 }
 
 const KIDS = 12;
@@ -157,9 +183,9 @@ interface NodeCreator extends CreatorLines {
 function framesTo(n: StackNode, into: Frame[]): Frame[] {
   let depth = 0;
   for (let x = n; x.parent !== undefined; x = x.parent) depth++;
-  while (into.length < depth) into.push(n.frame!);
+  while (into.length < depth) into.push(n.text!.frame);
   let i = depth;
-  for (let x = n; x.parent !== undefined; x = x.parent) into[--i] = x.frame!;
+  for (let x = n; x.parent !== undefined; x = x.parent) into[--i] = x.text!.frame;
   return into.slice(0, depth);
 }
 
@@ -186,10 +212,10 @@ function kidOf(parent: StackNode, t: FrameLine): StackNode | undefined {
   if (kids === undefined) return undefined;
   for (let i = 0; i < kids.length; i++) {
     const c = kids[i];
-    if (c.text === t || (c.frame === t.frame && c.line === t.line)) return c;
+    if (c.text === t || (c.text!.frame === t.frame && c.text!.line === t.line)) return c;
   }
   const k = parent.more?.get(t.line);
-  return k !== undefined && k.frame === t.frame ? k : undefined;
+  return k !== undefined && k.text!.frame === t.frame ? k : undefined;
 }
 
 /**
@@ -198,28 +224,29 @@ function kidOf(parent: StackNode, t: FrameLine): StackNode | undefined {
  * the nodes goroutines end at (the nodes between keep none: a dump of distinct stacks has many).
  */
 function nodeKey(n: StackNode): string {
-  if (n.key !== undefined) return n.key;
+  const known = keyAt(n);
+  if (known !== undefined) return known;
   // The nodes above a new stack's last one mostly have no key: one character per frame is gathered
   // and the string made once, not a string per frame (a frame's part longer than one character, a
   // frame number past 0xCFFF, goes the string way).
   const codes = KEY_CODES;
   codes.length = 0;
   let x = n;
-  for (; x.key === undefined && codes.length < MAX_KEY_CODES; x = x.parent!) {
+  for (; keyAt(x) === undefined && codes.length < MAX_KEY_CODES; x = x.parent!) {
     const part = keyPartOf(x);
     if (part.length !== 1) break;
     codes.push(part.charCodeAt(0));
   }
   let parts = '';
-  for (; x.key === undefined; x = x.parent!) parts = keyPartOf(x) + parts;
-  parts = x.key + parts;
+  for (; keyAt(x) === undefined; x = x.parent!) parts = keyPartOf(x) + parts;
+  parts = keyAt(x) + parts;
   if (codes.length > 0) parts += String.fromCharCode.apply(null, codes.reverse());
-  return (n.key = parts);
+  return (endOf(n).key = parts);
 }
 
 /** Node `x`'s frame's part of a key (`frameKeyPart`), made once per frame text. */
 function keyPartOf(x: StackNode): string {
-  return (x.text!.keyPart ??= frameKeyPart(frameNumber(x.frame!)!));
+  return (x.text!.keyPart ??= frameKeyPart(frameNumber(x.text!.frame)!));
 }
 
 /** Character codes `nodeKey` gathers (one array, reused), at most MAX_KEY_CODES at a time. */
@@ -276,7 +303,7 @@ export class TracebackReader {
   private callInlined = false;
   private callNo = 0;
   private readonly lineFrames = new Map<string, FrameLine>();
-  private readonly root = new StackNode(undefined, '', undefined, undefined, '');
+  private readonly root = TracebackReader.newRoot();
   private nodes = 0;
   /** Arrays `framesTo` and `withKid` gather in (reused; they keep nodes and frames of this trie only). */
   private readonly framesGathered: Frame[] = [];
@@ -299,6 +326,13 @@ export class TracebackReader {
   private headless = false;
 
   constructor(private readonly host: TracebackHost) {}
+
+  /** The trie's root: no frame, the empty key. */
+  private static newRoot(): StackNode {
+    const root = new StackNode(undefined, undefined);
+    endOf(root).key = '';
+    return root;
+  }
 
   /** The function of the pending call line (sliced only when needed). */
   private get callFunc(): string {
@@ -575,7 +609,7 @@ export class TracebackReader {
   /** A new node under `parent` (undefined when the trie is full). */
   private newKid(parent: StackNode, t: FrameLine): StackNode | undefined {
     if (this.nodes >= TRIE_NODES) return undefined;
-    const k = new StackNode(t.frame, t.line, t, parent, undefined);
+    const k = new StackNode(t, parent);
     this.nodes++;
     const kids = parent.kids;
     // Arrays of the length needed while few (a push reserves 17): most nodes have one to four kids.
@@ -656,7 +690,7 @@ export class TracebackReader {
       p = w.end;
       if (w.creator) {
         // The whole goroutine: its frames are those of every goroutine read to its end here.
-        g.frames = this.frameList = node.path ??= framesTo(node, this.framesGathered);
+        g.frames = this.frameList = endOf(node).path ??= framesTo(node, this.framesGathered);
         this.node = node;
         this.takenLines = 2 * taken + 3;
         this.takenEnd = true;
@@ -770,8 +804,9 @@ export class TracebackReader {
       // Learned from the second goroutine that ends at the node (a stack read once costs nothing).
       const node = this.node;
       if (node !== undefined && !this.inAncestor) {
-        if (node.creatorLines === undefined && node.ended++ > 0) {
-          node.creatorLines = this.creatorLines(line);
+        const end = endOf(node);
+        if (end.creatorLines === undefined && end.ended++ > 0) {
+          end.creatorLines = this.creatorLines(line);
           this.matcher?.addCreator(node);
         } else if (this.matcher && this.anyCreator?.fileLine !== line) {
           // Goroutines of new stacks often share their creator: tried at nodes that have none (the last one read).
@@ -884,13 +919,13 @@ export class TracebackReader {
     // so is its wait kind for the state asked about last.
     const node = this.node;
     this.node = undefined;
-    const known = node !== undefined && g.ancestors === undefined;
-    if (known && node.waitState === g.state) g.waitKind = node.waitKind!;
+    const end = node !== undefined && g.ancestors === undefined ? endOf(node) : undefined;
+    if (end !== undefined && end.waitState === g.state) g.waitKind = end.waitKind!;
     else {
       g.waitKind = classifyWait(g.state, g.frames, 'debug2');
-      if (known) {
-        node.waitState = this.keptState(g.state);
-        node.waitKind = g.waitKind;
+      if (end !== undefined) {
+        end.waitState = this.keptState(g.state);
+        end.waitKind = g.waitKind;
       }
     }
     if (g.id === 0 && g.state === '') g.waitKind = headlessWait(g.frames, g.waitKind);
@@ -899,8 +934,8 @@ export class TracebackReader {
       this.gArgs = undefined;
       g.args = Array.from(g.frames, (_, i) => args[i] ?? '');
     }
-    if (known) {
-      const key = nodeKey(node);
+    if (end !== undefined) {
+      const key = nodeKey(node!);
       if (key.length > 0 || g.frames.length === 0) g.framesKey = key;
     }
     if (problem !== undefined) {
