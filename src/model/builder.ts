@@ -174,10 +174,17 @@ const NO_IDS = Object.freeze([]) as unknown as number[];
  * groups of a dump of distinct stacks hold one goroutine), else the same array.
  */
 function appended(list: number[], id: number): number[] {
-  if (list.length === 0) return [id];
+  if (list.length === 0) {
+    // A copy, not a literal (see `BuiltGroup`).
+    ONE_ID[0] = id;
+    return ONE_ID.slice();
+  }
   list.push(id);
   return list;
 }
+
+/** The array `appended` copies for a first id (its one element is overwritten each time). */
+const ONE_ID = [0];
 
 /** Strings `SnapshotBuilder.keep` remembers at most. */
 const KEPT_STRINGS = 4096;
@@ -288,7 +295,7 @@ export class SnapshotBuilder {
     const m = this.order[i];
     const w = m.wait;
     if (w === undefined) {
-      m.wait = { min, max, stamped };
+      m.wait = new WaitSpan(min, max, stamped);
       (this.lateWaits ??= []).push(i);
       return;
     }
@@ -353,9 +360,9 @@ export class SnapshotBuilder {
 
   /** A goroutine's detail; its argument strings detached once each (goroutines repeat their arguments: `0x0?`). */
   private detail(g: GoroutineRecord, group: number, args: readonly string[], createdBy: number | undefined): GoroutineDetail {
-    const kept = new Array<string>(args.length);
-    for (let i = 0; i < args.length; i++) kept[i] = this.keep(args[i]);
-    const d: { -readonly [K in keyof GoroutineDetail]: GoroutineDetail[K] } = { id: g.id!, group, args: kept };
+    const kept = args.slice();
+    for (let i = 0; i < kept.length; i++) kept[i] = this.keep(kept[i]);
+    const d = new Detail(g.id!, group, kept);
     if (g.waitMinutes !== undefined) d.waitMinutes = g.waitMinutes;
     if (createdBy !== undefined) d.createdBy = createdBy;
     return d;
@@ -382,7 +389,7 @@ export class SnapshotBuilder {
   /** A new group of `g`'s stack and rest (filed under `rest`, see `rests`): its index. */
   private newGroup(g: GoroutineRecord, rest: string | undefined): number {
     const k = g.creator === undefined ? undefined : this.keepCreator(g.creator);
-    const c = k && { func: k.func, pkg: k.pkg, file: k.file, line: k.line, goroutineIds: NO_IDS };
+    const c = k && new GroupCreator(k.func, k.pkg, k.file, k.line);
     const m = groupOf(
       this.keep(g.state), g.flags ?? NO_FLAGS, g.waitKind, g.frames, g.elidedFrames ?? 0, c, g.labels ?? NO_LABELS,
       g.ancestors ?? NO_ANCESTORS, g.partial ?? false, g.waitMinutes !== undefined,
@@ -476,7 +483,7 @@ export class SnapshotBuilder {
       if (i === undefined) {
         const c = p.creator;
         const m = groupOf(
-          p.state, p.flags, p.waitKind, frames, p.elidedFrames, c && { func: c.func, pkg: c.pkg, file: c.file, line: c.line, goroutineIds: NO_IDS },
+          p.state, p.flags, p.waitKind, frames, p.elidedFrames, c && new GroupCreator(c.func, c.pkg, c.file, c.line),
           p.labels, p.ancestors.map((a) => ({ goroutineId: a.goroutineId, frames: a.frames.map(intern) })), p.partial, p.wait !== undefined,
         );
         i = this.filed(m, rest, part.plain[pi]);
@@ -571,23 +578,91 @@ function sortedIds(ids: number[]): number[] {
 }
 
 /**
- * A group with no goroutine yet (`count` 0, no ids; `wait` with none stamped when `withWait`). One
- * object literal per shape, fields in the order the model has always had them (`wait` and `creator`
- * only when there are).
+ * A group with no goroutine yet (`count` 0, no ids; `wait` with none stamped when `withWait`): a
+ * `BuiltGroup`.
  */
 function groupOf(
   state: string, flags: GroupFlags, waitKind: WaitKind, frames: Frame[], elidedFrames: number, creator: MutableGroup['creator'],
   labels: Readonly<Record<string, string>>, ancestors: AncestorStack[], partial: boolean, withWait: boolean,
 ): MutableGroup {
-  if (withWait) {
-    const wait = { min: 0, max: 0, stamped: 0 };
-    if (creator === undefined) {
-      return { count: 0, state, flags, waitKind, wait, frames, elidedFrames, labels, goroutineIds: NO_IDS, ancestors, partial };
-    }
-    return { count: 0, state, flags, waitKind, wait, frames, elidedFrames, creator, labels, goroutineIds: NO_IDS, ancestors, partial };
+  return new BuiltGroup(state, flags, waitKind, withWait ? new WaitSpan() : undefined, frames, elidedFrames, creator, labels, ancestors, partial);
+}
+
+// The objects a builder hands over (groups, their creators and waits, goroutine details) are made
+// with `new` of these classes, not as object literals: V8 tracks an allocation site per literal and,
+// once it sees a site's objects survive (every group of a dump of distinct stacks does), moves the
+// site to old-space allocation and throws away every optimized function that inlined it (`add`,
+// `newGroup`…), to compile it again. `new` of a class has no allocation site. Fields are set in the
+// model's order, the optional ones only when there are: the same own keys in the same order as the
+// literals had (and as JSON shows).
+
+/** A group (`MutableGroup`): `wait` and `creator` only when given. */
+class BuiltGroup implements MutableGroup {
+  declare count: number;
+  declare readonly state: string;
+  declare readonly flags: GroupFlags;
+  declare readonly waitKind: WaitKind;
+  declare wait?: WaitSpan;
+  declare readonly frames: Frame[];
+  declare readonly elidedFrames: number;
+  declare readonly creator?: GroupCreator;
+  declare readonly labels: Readonly<Record<string, string>>;
+  declare goroutineIds: number[];
+  declare readonly ancestors: AncestorStack[];
+  declare readonly partial: boolean;
+
+  constructor(
+    state: string, flags: GroupFlags, waitKind: WaitKind, wait: WaitSpan | undefined, frames: Frame[], elidedFrames: number,
+    creator: GroupCreator | undefined, labels: Readonly<Record<string, string>>, ancestors: AncestorStack[], partial: boolean,
+  ) {
+    this.count = 0;
+    this.state = state;
+    this.flags = flags;
+    this.waitKind = waitKind;
+    if (wait !== undefined) this.wait = wait;
+    this.frames = frames;
+    this.elidedFrames = elidedFrames;
+    if (creator !== undefined) this.creator = creator;
+    this.labels = labels;
+    this.goroutineIds = NO_IDS;
+    this.ancestors = ancestors;
+    this.partial = partial;
   }
-  if (creator === undefined) return { count: 0, state, flags, waitKind, frames, elidedFrames, labels, goroutineIds: NO_IDS, ancestors, partial };
-  return { count: 0, state, flags, waitKind, frames, elidedFrames, creator, labels, goroutineIds: NO_IDS, ancestors, partial };
+}
+
+/** A group's `wait`: shortest and longest wait of the `stamped` goroutines. */
+class WaitSpan {
+  constructor(
+    public min = 0,
+    public max = 0,
+    public stamped = 0,
+  ) {}
+}
+
+/** A group's `creator`, with no ids yet. */
+class GroupCreator {
+  goroutineIds: number[] = NO_IDS;
+  constructor(
+    readonly func: string,
+    readonly pkg: string,
+    readonly file: string,
+    readonly line: number,
+  ) {}
+}
+
+/** A goroutine's detail (`GoroutineDetail`): `waitMinutes` and `createdBy` are set after, when there are. */
+class Detail implements GoroutineDetail {
+  declare readonly id: number;
+  declare readonly group: number;
+  declare readonly args: readonly string[];
+  declare waitMinutes?: number;
+  declare createdBy?: number;
+
+  constructor(id: number, group: number, args: readonly string[]) {
+    this.id = id;
+    this.group = group;
+    this.args = args;
+  }
 }
 
 /** `m` made again with its `wait` in its place (see `SnapshotBuilder.lateWaits`). */

@@ -154,9 +154,13 @@ export class FrameMatcher implements Walk {
   /** The memory's buffers that input buffers were made from (`inputBuffer`), and how many were made. */
   private readonly inputs = new Set<ArrayBufferLike>();
   private inputCount = 0;
-  /** The buffer of the last piece walked, and whether it lies in an input buffer (a SharedArrayBuffer's `buffer` getter is a runtime call). */
+  /**
+   * The buffer of the last piece walked, and where it lies in an input buffer (-1: it does not; a
+   * SharedArrayBuffer's `buffer` getter is a runtime call). Read on every walk (not `byteOffset`
+   * only when in place: optimized before any piece lies in one, a walk would be thrown away at the first).
+   */
   private lastBuf: Buffer | undefined;
-  private inPlace = false;
+  private inPlaceAt = -1;
   private floats: Float64Array;
   count = 0;
   end = 0;
@@ -206,10 +210,11 @@ export class FrameMatcher implements Walk {
     const buf = b.buf;
     if (buf !== this.lastBuf) {
       this.lastBuf = buf;
-      this.inPlace = this.inputs.has(buf.buffer);
+      this.inPlaceAt = this.inputs.has(buf.buffer) ? buf.byteOffset : -1;
     }
     // In place when the piece lies in an input buffer (offsets are the memory's), else copied to 0.
-    const base = this.inPlace ? buf.byteOffset + b.start : 0;
+    const at = this.inPlaceAt;
+    const base = at >= 0 ? at + b.start : 0;
     if (base === 0 && this.loaded !== b.serial) {
       this.bytes.set(buf.subarray(b.start, b.end), 0);
       this.loaded = b.serial;

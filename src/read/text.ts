@@ -639,7 +639,9 @@ const ID_BITS = 1 << 20;
 
 /** Goroutine ids of a snapshot: a bitset below 2^20 (128 KiB at most), a Set above. */
 class IdSet {
-  private bits = new Uint32Array(256);
+  // Small at first, so that `add` grows it while the code is young: V8 optimizes the readers that
+  // call it (`takeHeader`) early, and growth never run before would make it throw that code away.
+  private bits = new Uint32Array(2);
   private big: Set<number> | undefined;
 
   has(id: number): boolean {

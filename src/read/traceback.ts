@@ -73,32 +73,96 @@ interface FrameLine extends MatchText {
  * it) by its file line. Goroutines of one group repeat the same frames in the same order, so the
  * next frame is predicted from the current node: its kids are few, compared by their `FrameLine`.
  */
-interface StackNode extends MatchNode {
-  readonly frame: Frame | undefined;
-  readonly line: string;
-  /** `frame` and `line`, as `lineFrames` held them when the node was made (undefined: the root). */
-  readonly text: FrameLine | undefined;
-  readonly parent: StackNode | undefined;
+class StackNode implements MatchNode {
   /** The first children seen (at most KIDS); the rest in `more`, by line. */
-  kids: StackNode[] | undefined;
-  more: Map<string, StackNode> | undefined;
-  /** The group-key part of the frames from the root to here (GoroutineRecord.framesKey), once asked for. */
-  key: string | undefined;
+  kids: StackNode[] | undefined = undefined;
+  more: Map<string, StackNode> | undefined = undefined;
   /** Where the frame matcher holds the node, and how many of its kids (frame-match.ts, `MatchNode`). */
-  at: number;
-  held: number;
+  at = 0;
+  held = 0;
+  /** What only a node goroutines end at holds (`endOf`): most nodes of a dump of distinct stacks are between. */
+  end: NodeEnd | undefined = undefined;
+
+  // A class, not an object literal: V8 tracks an allocation site per literal and, once it sees a
+  // site's objects survive (every node of a dump of distinct stacks does), switches it to old-space
+  // allocation and throws away all optimized code that inlined it (`takeKnownFrames`, `newKid`…), to
+  // compile it again. `new` of a class has no allocation site.
+  constructor(
+    /** The frame and its file line, as `lineFrames` held them when the node was made (undefined: the root). */
+    readonly text: FrameLine | undefined,
+    readonly parent: StackNode | undefined,
+  ) {}
+
+  get frame(): Frame | undefined {
+    return this.text?.frame;
+  }
+
+  get line(): string {
+    return this.text === undefined ? '' : this.text.line;
+  }
+
   /** The creator of a goroutine read whose stack ends here, with its lines (`takeKnownFrames`). */
-  creatorLines: NodeCreator | undefined;
+  get creatorLines(): NodeCreator | undefined {
+    return this.end?.creatorLines;
+  }
+}
+
+/** What a node goroutines were read to the end at holds besides (`StackNode.end`). */
+class NodeEnd {
+  /** The group-key part of the frames from the root to here (GoroutineRecord.framesKey), once asked for. */
+  key: string | undefined = undefined;
+  creatorLines: NodeCreator | undefined = undefined;
   /** Goroutines read line by line to their creator here, until `creatorLines` is learned. */
-  ended: number;
+  ended = 0;
   /** The frames from the root to here, shared by the goroutines `takeKnownFrames` read to their end here. */
-  path: Frame[] | undefined;
+  path: Frame[] | undefined = undefined;
   /** `classifyWait` of the frames to here, for goroutines in `waitState` (the last state asked about). */
-  waitState: string | undefined;
-  waitKind: WaitKind | undefined;
+  waitState: string | undefined = undefined;
+  waitKind: WaitKind | undefined = undefined;
+}
+
+/** `n`'s `end`, made when first needed. */
+function endOf(n: StackNode): NodeEnd {
+  return (n.end ??= new NodeEnd());
+}
+
+/** The group-key part kept at `n` (`nodeKey`), if any. */
+function keyAt(n: StackNode): string | undefined {
+  return n.end === undefined ? undefined : n.end.key;
 }
 
 const KIDS = 12;
+
+/**
+ * A goroutine being read. Every field the reading may set is there from the start: one shape for
+ * every record, so the code that takes records (finish, the builder's add) is not made again for each
+ * new shape (after the first MAX_DETAILED goroutines, records stop getting `args`). A class, and its
+ * frames a copy of an empty array, for the reason `StackNode` gives: a goroutine read line by line
+ * hands its frames array to its group.
+ */
+class ReadGoroutine implements GoroutineRecord {
+  waitKind: WaitKind = 'unknown';
+  frames: Frame[];
+  elidedFrames: number | undefined = undefined;
+  creator: GoroutineRecord['creator'] = undefined;
+  ancestors: AncestorStack[] | undefined = undefined;
+  partial: boolean | undefined = undefined;
+  args: string[] | undefined = undefined;
+  framesKey: string | undefined = undefined;
+
+  constructor(
+    readonly id: number | undefined,
+    readonly state: string,
+    public flags: GroupFlags | undefined,
+    readonly waitMinutes: number | undefined,
+    readonly labels: Readonly<Record<string, string>> | undefined,
+  ) {
+    this.frames = NO_FRAMES.slice();
+  }
+}
+
+/** Copied for each goroutine's frames (`ReadGoroutine`); never written. */
+const NO_FRAMES: Frame[] = [];
 
 /** `CreatorLines` and what they say (GoroutineRecord.creator without the creator's id). */
 interface NodeCreator extends CreatorLines {
@@ -110,12 +174,34 @@ interface NodeCreator extends CreatorLines {
   readonly creator: GoroutineRecord['creator'];
 }
 
-/** The frames from the root of the trie to `n`, in a new array. */
-function framesTo(n: StackNode): Frame[] {
-  const up: Frame[] = [];
-  for (let x = n; x.parent !== undefined; x = x.parent) up.push(x.frame!);
-  return up.reverse();
+/**
+ * The frames from the root of the trie to `n`, in a new array of their number: gathered in `into`
+ * (a reused array, longer when needed) and copied (`slice`), so that the array kept has no
+ * allocation site (see `StackNode`). `into` is not emptied (`length = 0` is a runtime call): it
+ * keeps frames of this trie.
+ */
+function framesTo(n: StackNode, into: Frame[]): Frame[] {
+  let depth = 0;
+  for (let x = n; x.parent !== undefined; x = x.parent) depth++;
+  while (into.length < depth) into.push(n.text!.frame);
+  let i = depth;
+  for (let x = n; x.parent !== undefined; x = x.parent) into[--i] = x.text!.frame;
+  return into.slice(0, depth);
 }
+
+/**
+ * `kids` and `k` in a new array of their length (at most KIDS_GATHERED), copied from `into` (see
+ * `framesTo`).
+ */
+function withKid(kids: StackNode[] | undefined, k: StackNode, into: StackNode[]): StackNode[] {
+  const n = kids === undefined ? 0 : kids.length;
+  for (let i = 0; i < n; i++) into[i] = kids![i];
+  into[n] = k;
+  return into.slice(0, n + 1);
+}
+
+/** Kids `newKid` copies into an array of their own (`withKid`); past it they are pushed. */
+const KIDS_GATHERED = 4;
 
 /**
  * The kid of `parent` for the frame text `t`: same frame, same line (the first such kid, as the
@@ -126,10 +212,10 @@ function kidOf(parent: StackNode, t: FrameLine): StackNode | undefined {
   if (kids === undefined) return undefined;
   for (let i = 0; i < kids.length; i++) {
     const c = kids[i];
-    if (c.text === t || (c.frame === t.frame && c.line === t.line)) return c;
+    if (c.text === t || (c.text!.frame === t.frame && c.text!.line === t.line)) return c;
   }
   const k = parent.more?.get(t.line);
-  return k !== undefined && k.frame === t.frame ? k : undefined;
+  return k !== undefined && k.text!.frame === t.frame ? k : undefined;
 }
 
 /**
@@ -138,31 +224,34 @@ function kidOf(parent: StackNode, t: FrameLine): StackNode | undefined {
  * the nodes goroutines end at (the nodes between keep none: a dump of distinct stacks has many).
  */
 function nodeKey(n: StackNode): string {
-  if (n.key !== undefined) return n.key;
+  const known = keyAt(n);
+  if (known !== undefined) return known;
   // The nodes above a new stack's last one mostly have no key: one character per frame is gathered
   // and the string made once, not a string per frame (a frame's part longer than one character, a
   // frame number past 0xCFFF, goes the string way).
+  // (`codes` is written by index and copied, never emptied: `length = 0` is a runtime call, 5 times
+  // the cost of the rest here.)
   const codes = KEY_CODES;
-  codes.length = 0;
+  let count = 0;
   let x = n;
-  for (; x.key === undefined && codes.length < MAX_KEY_CODES; x = x.parent!) {
+  for (; keyAt(x) === undefined && count < MAX_KEY_CODES; x = x.parent!) {
     const part = keyPartOf(x);
     if (part.length !== 1) break;
-    codes.push(part.charCodeAt(0));
+    codes[count++] = part.charCodeAt(0);
   }
   let parts = '';
-  for (; x.key === undefined; x = x.parent!) parts = keyPartOf(x) + parts;
-  parts = x.key + parts;
-  if (codes.length > 0) parts += String.fromCharCode.apply(null, codes.reverse());
-  return (n.key = parts);
+  for (; keyAt(x) === undefined; x = x.parent!) parts = keyPartOf(x) + parts;
+  parts = keyAt(x) + parts;
+  if (count > 0) parts += String.fromCharCode.apply(null, codes.slice(0, count).reverse());
+  return (endOf(n).key = parts);
 }
 
 /** Node `x`'s frame's part of a key (`frameKeyPart`), made once per frame text. */
 function keyPartOf(x: StackNode): string {
-  return (x.text!.keyPart ??= frameKeyPart(frameNumber(x.frame!)!));
+  return (x.text!.keyPart ??= frameKeyPart(frameNumber(x.text!.frame)!));
 }
 
-/** Character codes `nodeKey` gathers (one array, reused), at most MAX_KEY_CODES at a time. */
+/** Character codes `nodeKey` gathers (one array, reused, holding earlier keys' codes past the current), at most MAX_KEY_CODES at a time. */
 const KEY_CODES: number[] = [];
 const MAX_KEY_CODES = 4096;
 const TAB = 9;
@@ -216,8 +305,11 @@ export class TracebackReader {
   private callInlined = false;
   private callNo = 0;
   private readonly lineFrames = new Map<string, FrameLine>();
-  private readonly root: StackNode = { frame: undefined, line: '', text: undefined, parent: undefined, kids: undefined, more: undefined, key: '', at: 0, held: 0, creatorLines: undefined, ended: 0, path: undefined, waitState: undefined, waitKind: undefined };
+  private readonly root = TracebackReader.newRoot();
   private nodes = 0;
+  /** Arrays `framesTo` and `withKid` gather in (reused; they keep nodes and frames of this trie only). */
+  private readonly framesGathered: Frame[] = [];
+  private readonly kidsGathered: StackNode[] = [];
   /** Where the frames read so far lead in the trie; undefined: off the trie (unique `fp=` lines). */
   private node: StackNode | undefined;
   /** The call line held in a preamble (HELD_CALL). */
@@ -236,6 +328,13 @@ export class TracebackReader {
   private headless = false;
 
   constructor(private readonly host: TracebackHost) {}
+
+  /** The trie's root: no frame, the empty key. */
+  private static newRoot(): StackNode {
+    const root = new StackNode(undefined, undefined);
+    endOf(root).key = '';
+    return root;
+  }
 
   /** The function of the pending call line (sliced only when needed). */
   private get callFunc(): string {
@@ -512,14 +611,11 @@ export class TracebackReader {
   /** A new node under `parent` (undefined when the trie is full). */
   private newKid(parent: StackNode, t: FrameLine): StackNode | undefined {
     if (this.nodes >= TRIE_NODES) return undefined;
-    const k: StackNode = { frame: t.frame, line: t.line, text: t, parent, kids: undefined, more: undefined, key: undefined, at: 0, held: 0, creatorLines: undefined, ended: 0, path: undefined, waitState: undefined, waitKind: undefined };
+    const k = new StackNode(t, parent);
     this.nodes++;
     const kids = parent.kids;
     // Arrays of the length needed while few (a push reserves 17): most nodes have one to four kids.
-    if (kids === undefined) parent.kids = [k];
-    else if (kids.length === 1) parent.kids = [kids[0], k];
-    else if (kids.length === 2) parent.kids = [kids[0], kids[1], k];
-    else if (kids.length === 3) parent.kids = [kids[0], kids[1], kids[2], k];
+    if (kids === undefined || kids.length < KIDS_GATHERED) parent.kids = withKid(kids, k, this.kidsGathered);
     else if (kids.length < KIDS) kids.push(k);
     else (parent.more ??= new Map()).set(t.line, k);
     return k;
@@ -596,7 +692,7 @@ export class TracebackReader {
       p = w.end;
       if (w.creator) {
         // The whole goroutine: its frames are those of every goroutine read to its end here.
-        g.frames = this.frameList = node.path ??= framesTo(node);
+        g.frames = this.frameList = endOf(node).path ??= framesTo(node, this.framesGathered);
         this.node = node;
         this.takenLines = 2 * taken + 3;
         this.takenEnd = true;
@@ -607,7 +703,7 @@ export class TracebackReader {
       if (!m.holdKids(node) && w.count < MAX_WALK) break;
     }
     // The lines from `p` go the usual way, pushing more frames: a copy of the frames so far.
-    if (taken > 0) g.frames = this.frameList = framesTo(node);
+    if (taken > 0) g.frames = this.frameList = framesTo(node, this.framesGathered);
     this.node = node;
     this.takenLines = 2 * taken;
     this.takenEnd = false;
@@ -710,8 +806,9 @@ export class TracebackReader {
       // Learned from the second goroutine that ends at the node (a stack read once costs nothing).
       const node = this.node;
       if (node !== undefined && !this.inAncestor) {
-        if (node.creatorLines === undefined && node.ended++ > 0) {
-          node.creatorLines = this.creatorLines(line);
+        const end = endOf(node);
+        if (end.creatorLines === undefined && end.ended++ > 0) {
+          end.creatorLines = this.creatorLines(line);
           this.matcher?.addCreator(node);
         } else if (this.matcher && this.anyCreator?.fileLine !== line) {
           // Goroutines of new stacks often share their creator: tried at nodes that have none (the last one read).
@@ -790,13 +887,7 @@ export class TracebackReader {
       const k = b.header.headline?.kind;
       if (k !== undefined && CRASH_KINDS.has(k)) flags = { ...flags, crashed: true };
     }
-    // Every field the reading may set is there from the start: one shape for every record, so the
-    // code that takes records (finish, the builder's add) is not made again for each new shape
-    // (after the first MAX_DETAILED goroutines, records stop getting `args`).
-    const g: GoroutineRecord = {
-      id, state, flags: flags ? flags : undefined, waitKind: 'unknown', waitMinutes: h?.waitMinutes, frames: [], elidedFrames: undefined,
-      creator: undefined, labels: h?.labels ? h.labels : undefined, ancestors: undefined, partial: undefined, args: undefined, framesKey: undefined,
-    };
+    const g = new ReadGoroutine(id, state, flags ? flags : undefined, h?.waitMinutes, h?.labels ? h.labels : undefined);
     this.g = g;
     this.gArgs = id !== undefined && b?.wantsDetail ? [] : undefined;
     this.target = b;
@@ -830,13 +921,13 @@ export class TracebackReader {
     // so is its wait kind for the state asked about last.
     const node = this.node;
     this.node = undefined;
-    const known = node !== undefined && g.ancestors === undefined;
-    if (known && node.waitState === g.state) g.waitKind = node.waitKind!;
+    const end = node !== undefined && g.ancestors === undefined ? endOf(node) : undefined;
+    if (end !== undefined && end.waitState === g.state) g.waitKind = end.waitKind!;
     else {
       g.waitKind = classifyWait(g.state, g.frames, 'debug2');
-      if (known) {
-        node.waitState = this.keptState(g.state);
-        node.waitKind = g.waitKind;
+      if (end !== undefined) {
+        end.waitState = this.keptState(g.state);
+        end.waitKind = g.waitKind;
       }
     }
     if (g.id === 0 && g.state === '') g.waitKind = headlessWait(g.frames, g.waitKind);
@@ -845,8 +936,8 @@ export class TracebackReader {
       this.gArgs = undefined;
       g.args = Array.from(g.frames, (_, i) => args[i] ?? '');
     }
-    if (known) {
-      const key = nodeKey(node);
+    if (end !== undefined) {
+      const key = nodeKey(node!);
       if (key.length > 0 || g.frames.length === 0) g.framesKey = key;
     }
     if (problem !== undefined) {

@@ -199,6 +199,29 @@ describe('SnapshotBuilder', () => {
     expect(b.build().goroutines!.map((d) => d.args)).toEqual(want);
   });
 
+  it('gives details, groups, waits and creators the keys and order of the model, as plain data', () => {
+    const b = new SnapshotBuilder({ source: 'made-up', index: 0, format: 'debug2', profile: 'goroutine' });
+    const base = { stack: [0], state: 0, creator: -1, creatorId: -1, wait: -1, leaked: false, label: -1, elided: 0, partial: false };
+    b.add({ ...record({ ...base, id: 1 }), args: [''] });
+    b.add({ ...record({ ...base, id: 2, stack: [1], wait: 4 }), args: [''] });
+    b.add({ ...record({ ...base, id: 3, stack: [2], creator: 0, creatorId: 1 }), args: [''] });
+    b.add({ ...record({ ...base, id: 4, stack: [3], creator: 1, creatorId: 2, wait: 7 }), args: [''] });
+    const snap = b.build();
+    expect(snap.goroutines!.map((d) => Object.keys(d))).toEqual([
+      ['id', 'group', 'args'],
+      ['id', 'group', 'args', 'waitMinutes'],
+      ['id', 'group', 'args', 'createdBy'],
+      ['id', 'group', 'args', 'waitMinutes', 'createdBy'],
+    ]);
+    expect(Object.keys(snap.groups[3].wait!)).toEqual(['min', 'max', 'stamped']);
+    expect(Object.keys(snap.groups[3].creator!)).toEqual(['func', 'pkg', 'file', 'line', 'goroutineIds']);
+    // Made with `new` (no allocation site), they read, print and compare as the literals they were.
+    const plain = JSON.parse(JSON.stringify(snap)) as Snapshot;
+    expect(JSON.stringify(plain)).toBe(JSON.stringify(snap));
+    expect(snap).toEqual(plain);
+    expect(structuredClone(snap)).toEqual(plain);
+  });
+
   it('keys stacks by frame numbers without two sequences sharing a key (frameKeyPart)', () => {
     const number = fc.oneof(fc.integer({ min: 0, max: 0xd100 }), fc.integer({ min: -70000, max: -1 }), fc.integer({ min: 0, max: 2 ** 40 }));
     const key = (ns: number[]): string => ns.map(frameKeyPart).join('');

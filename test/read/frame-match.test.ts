@@ -199,7 +199,7 @@ describe('known frames from bytes = line by line', () => {
     let inPlace = 0;
     // In place: the piece lies in a buffer of the very matcher that walks it.
     const count = (m: FrameMatcher): void => {
-      if ((m as unknown as { inPlace: boolean }).inPlace) inPlace++;
+      if ((m as unknown as { inPlaceAt: number }).inPlaceAt >= 0) inPlace++;
     };
     let fromFile: Dump;
     try {
