@@ -6,6 +6,7 @@ import { enclosing, isClosure, receiverType } from '../analyze/closures.js';
 import { stackFunctions } from '../analyze/index.js';
 
 import { shortFunc } from '../model/func-name.js';
+import { SiteSetCollector } from './site-sets.js';
 
 export { enclosing, isClosure, receiverType, shortFunc };
 
@@ -60,6 +61,8 @@ export interface GroupCensus {
   readonly spawners: ReadonlySet<string>;
   /** Goroutines of the largest group. */
   readonly maxCount: number;
+  /** Groups by blocking site and wait kind (site-sets.ts). */
+  readonly siteSets: SiteSetCollector;
 }
 
 /**
@@ -94,6 +97,7 @@ export function census(a: Analysis): GroupCensus {
   const spawners = new Set<string>();
   const scratch: string[] = [];
   let maxCount = 0;
+  const siteSets = new SiteSetCollector();
   let last = '';
   // Indexed loops: cold code (every run of the CLI is one) allocates an iterator result per for-of step.
   for (let i = 0; i < a.groups.length; i++) {
@@ -115,8 +119,9 @@ export function census(a: Analysis): GroupCensus {
     spawnersOf(g, scratch);
     for (let j = 0; j < scratch.length; j++) spawners.add(scratch[j]);
     if (g.count > maxCount) maxCount = g.count;
+    siteSets.add(g);
   }
-  c = { funcs: known ?? funcs!, joinWaiters, busy, crashed, running, leakMarks, spawners, maxCount };
+  c = { funcs: known ?? funcs!, joinWaiters, busy, crashed, running, leakMarks, spawners, maxCount, siteSets };
   censusMemo.set(a, c);
   return c;
 }

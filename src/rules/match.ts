@@ -166,7 +166,7 @@ export function possibleIn(m: GroupMatch, a: Analysis): boolean {
 const NONE: readonly AnalyzedGroup[] = [];
 
 /**
- * The groups of one site set (groups of `a` parked at one site, `siteSets` in engine.ts) that satisfy
+ * The groups of one site set (groups of `a` parked at one site, `SiteSetCollector` in site-sets.ts) that satisfy
  * `m` when each is asked as its site view (`count` goroutines at the site): what
  * `set.filter((g) => matchGroup(m, siteView(g, count, a), a))` returns, with the conditions the set
  * shares asked once and no view made per group.
