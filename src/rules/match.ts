@@ -152,12 +152,14 @@ function every(checks: readonly Check[], g: AnalyzedGroup, a: Analysis): boolean
 
 /**
  * False when no group of `a` can satisfy `m`: a function it requires is on no stack of the dump
- * (most rules name library functions most dumps never call), or it asks for leaked goroutines where
- * the runtime marked none. Asked once per rule, before its groups.
+ * (most rules name library functions most dumps never call), it asks for leaked goroutines where
+ * the runtime marked none, or for a longer wait than any group's. Asked once per rule, before its groups.
  */
 export function possibleIn(m: GroupMatch, a: Analysis): boolean {
   // Nothing is marked leaked in a dump without the runtime's proof.
   if (m.leaked === true && !hasLeakProof(a)) return false;
+  // No group has waited that long (most dumps print no wait at all).
+  if (m.minWaitMinutes !== undefined && census(a).maxWait < m.minWaitMinutes) return false;
   const { funcs } = compiledOf(m);
   for (let i = 0; i < funcs.length; i++) if (funcIndex(a).matching(funcs[i]).size === 0) return false;
   return true;

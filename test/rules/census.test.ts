@@ -1,5 +1,6 @@
 /**
- * The site sets the rules match (groups by blocking site and wait kind, site-sets.ts) are collected
+ * What the census gathers in its one pass over the groups (frames.ts) must be what a pass of its
+ * own gives. The site sets the rules match (groups by blocking site and wait kind, site-sets.ts) are collected
  * in the census's one pass over the groups, and a whole set's goroutines are recorded for its
  * candidates (`knownSiteSet`) instead of summed over its groups again. Both must give what the plain
  * way gives, on every sample and corpus dump: sets made by grouping each group's site text and wait
@@ -41,12 +42,13 @@ function plainSets(a: Analysis): AnalyzedGroup[][] {
 
 const sum = (gs: readonly AnalyzedGroup[]) => gs.reduce((n, g) => n + g.count, 0);
 
-describe('site sets of an analysis', () => {
-  it('are the groups by site text and wait kind, and a set records the sums its groups give', async () => {
+describe('census of an analysis', () => {
+  it('site sets are the groups by site text and wait kind, and a set records the sums its groups give; the longest wait is the longest of any group', async () => {
     const paths = ['servers', 'deadlocks', 'apiproxy-leak', 'lock-pileup', 'go-versions'].flatMap((d) => filesUnder(join(SAMPLES, d), DUMPS));
     if (corpusAvailable()) paths.push(...filesUnder(CORPUS, DUMPS));
     let n = 0;
     let multi = 0;
+    let waits = 0;
     for (const p of paths) {
       const dump = await readDump(p).catch(() => undefined);
       for (const s of dump?.snapshots ?? []) {
@@ -65,10 +67,14 @@ describe('site sets of an analysis', () => {
           expect(siteCount(recorded)).toBe(siteCount(copy));
           expect(goroutinesOf(roots)).toBe(goroutinesOf([...roots]));
         }
+        // The longest wait, by which a rule's `minWaitMinutes` is impossible in a dump (`possibleIn`).
+        expect(census(a).maxWait).toBe(Math.max(0, ...a.groups.map((g) => g.wait?.max ?? 0)));
+        if (census(a).maxWait > 0) waits++;
         n++;
       }
     }
     expect(n).toBeGreaterThan(50);
     expect(multi).toBeGreaterThan(5);
+    expect(waits).toBeGreaterThan(5);
   });
 });
