@@ -318,7 +318,9 @@ class Claims {
 
 /** `list` without claimed groups and `root`: the same array when that removes none (nothing is claimed yet, often). */
 function unclaimed(list: AnalyzedGroup[], claimed: Claims, root: AnalyzedGroup): AnalyzedGroup[] {
-  const keep = claimed.none ? (g: AnalyzedGroup) => g !== root : (g: AnalyzedGroup) => !claimed.has(g.id) && g !== root;
+  // (Nothing claimed: a native search for the root, not a call per group of a 20,000-group list.)
+  if (claimed.none) return list.includes(root) ? list.filter((g) => g !== root) : list;
+  const keep = (g: AnalyzedGroup) => !claimed.has(g.id) && g !== root;
   for (let i = 0; i < list.length; i++) if (!keep(list[i])) return list.filter(keep);
   return list;
 }
