@@ -44,6 +44,15 @@ function blockedChildren(w: Waiter, kind: StuckWait['kind'], idx: RefIndex): str
   return `the goroutines that work on the same object (${hex(w.object.base)}) are all parked (${[...new Set(sharing.map((x) => x.readGroup.state || x.on))].join(', ')}), so none of them can call Done`;
 }
 
+/**
+ * In this context `stuckReason` may find a wait of any kind stuck; in the others (a plain profile, a
+ * crash) only a lock or Cond wait, so `findStuck` looks at no other wait there: on tens of thousands
+ * of channel waiters, what it reads of each costs milliseconds.
+ */
+export function anyWaitMayBeStuck(context: DumpContextKind): boolean {
+  return provenStuck(context) || suspectsAll(context) || context === 'signal';
+}
+
 export function findStuck(
   waiters: readonly Waiter[],
   used: ReadonlySet<Waiter>,
@@ -60,8 +69,7 @@ export function findStuck(
   let signals: boolean | undefined;
   const signalLoop = () => (signals ??= waiters.some((w) => w.frames.some((f) => SIGNAL_LOOP.test(f.frame.func))));
   let byId: Map<number, Waiter> | undefined;
-  // In other contexts (a plain profile) `stuckReason` finds only lock and Cond waits stuck: others are skipped.
-  const anyKind = provenStuck(context) || suspectsAll(context) || context === 'signal';
+  const anyKind = anyWaitMayBeStuck(context);
   // An idle loop (a receive at its own entry) nobody can feed is a suspect only when a WaitGroup waits
   // for it: a pool at rest also receives on a channel no other frame shows (main keeps it in a local).
   const awaited = new Set<Waiter>();
@@ -142,7 +150,8 @@ function excerptConfidence(w: Waiter): Confidence {
   return m >= 10 ? 'high' : m >= 1 ? 'medium' : 'low';
 }
 
-function stuckReason(
+/** Why `w` is stuck, or undefined. */
+export function stuckReason(
   w: Waiter,
   kind: StuckWait['kind'],
   context: DumpContextKind,
