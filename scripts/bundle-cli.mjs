@@ -70,6 +70,45 @@ const nodeRequire = {
   },
 };
 
+/**
+ * fdir (tinyglobby's folder walker) loads picomatch from node_modules when its module is evaluated, for
+ * its own `glob()`, which tinyglobby never calls (it filters with its own bundled picomatch): five
+ * CommonJS files resolved, read and compiled at every start of a command, 4-10 ms of an `inspect`.
+ * Loaded on the first `glob()` instead. If fdir's text changes, it is bundled as it is, with a warning.
+ */
+const EAGER_PICOMATCH = `let pm = null;
+/* c8 ignore next 6 */
+try {
+	__require.resolve("picomatch");
+	pm = __require("picomatch");
+} catch {}`;
+const LAZY_PICOMATCH = `let pm = null;
+let pmTried = false;
+function picomatchOnce() {
+	if (!pmTried) {
+		pmTried = true;
+		try {
+			__require.resolve("picomatch");
+			pm = __require("picomatch");
+		} catch {}
+	}
+	return pm;
+}`;
+const lazyPicomatch = {
+  name: 'lazy-picomatch',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]node_modules[\\/]fdir[\\/]dist[\\/]index\.mjs$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      const use = 'const globFn = this.globFunction || pm;';
+      if (!text.includes(EAGER_PICOMATCH) || !text.includes(use)) {
+        console.warn(`bundle-cli: ${args.path} no longer loads picomatch as expected; bundled unchanged`);
+        return undefined;
+      }
+      return { contents: text.replace(EAGER_PICOMATCH, LAZY_PICOMATCH).replace(use, 'const globFn = this.globFunction || picomatchOnce();'), loader: 'js' };
+    });
+  },
+};
+
 await build({
   entryPoints: { main: entry },
   outdir,
@@ -92,6 +131,6 @@ await build({
   minifySyntax: true,
   banner: { js: BANNER },
   inject: [`${root}scripts/bundle-require-shim.mjs`],
-  plugins: [keepImportMetaUrl, nodeRequire],
+  plugins: [keepImportMetaUrl, nodeRequire, lazyPicomatch],
   logLevel: 'warning',
 });

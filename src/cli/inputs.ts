@@ -6,7 +6,7 @@
  */
 import { realpathSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join } from 'node:path';
-import { globSync } from 'tinyglobby';
+import type { globSync as GlobSync } from 'tinyglobby';
 import { isUrl } from '../read/source.js';
 import { UsageError } from './exit-codes.js';
 
@@ -20,7 +20,17 @@ export interface InputFile {
 
 const GLOB = /[*?[]/;
 
-export function expandInputs(args: readonly string[]): InputFile[] {
+let globSync: typeof GlobSync | undefined;
+
+/**
+ * tinyglobby, with the fdir and picomatch it brings (~90 KB of source to parse), loaded only when a
+ * folder or a glob is given: a command's start on files does not pay for it.
+ */
+async function walker(): Promise<typeof GlobSync> {
+  return (globSync ??= (await import('tinyglobby')).globSync);
+}
+
+export async function expandInputs(args: readonly string[]): Promise<InputFile[]> {
   const out: InputFile[] = [];
   for (const arg of args) {
     if (arg === '-' || isUrl(arg)) {
@@ -35,11 +45,11 @@ export function expandInputs(args: readonly string[]): InputFile[] {
     }
     if (st?.isDirectory()) {
       // Recursive (issue 14): an unpacked support bundle reads like the archive it came from.
-      const files = filesBelow(arg);
+      const files = filesBelow(arg, await walker());
       if (files.length === 0) throw new UsageError(`${arg}: folder holds no files`);
       out.push(...files.map((path) => ({ path, listed: true, root: arg })));
     } else if (!st && GLOB.test(arg)) {
-      const files = glob(arg);
+      const files = await glob(arg);
       if (files.length === 0) throw new UsageError(`${arg}: no file matches`);
       out.push(...files.map((path) => ({ path, listed: true })));
     } else {
@@ -53,8 +63,8 @@ export function expandInputs(args: readonly string[]): InputFile[] {
  * Files a glob matches, naturally sorted: tinyglobby (`*`, `?`, `[abc]`, `**`, braces); `*` matches no
  * leading dot. A file reached twice through symbolic links is listed once.
  */
-export function glob(pattern: string): string[] {
-  const found = globSync(pattern, { onlyFiles: true, dot: false, absolute: isAbsolute(pattern), expandDirectories: false });
+export async function glob(pattern: string): Promise<string[]> {
+  const found = (await walker())(pattern, { onlyFiles: true, dot: false, absolute: isAbsolute(pattern), expandDirectories: false });
   return distinctFiles(found).sort(naturalCompare);
 }
 
@@ -62,7 +72,7 @@ export function glob(pattern: string): string[] {
  * Every file below a folder (not in dot-folders), in walk order: a folder's own files (naturally
  * sorted) before those of its subfolders (in name order), as an unpacked bundle lists them.
  */
-function filesBelow(dir: string): string[] {
+function filesBelow(dir: string, globSync: typeof GlobSync): string[] {
   const found = distinctFiles(globSync('**/*', { cwd: dir, onlyFiles: true, dot: false, expandDirectories: false }), dir);
   return found
     .map((rel) => ({ rel, dir: rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')).split('/') : [], name: basename(rel) }))

@@ -34,13 +34,20 @@ const evidenceSites = new WeakMap<SiteFrame, EvidenceSite>();
  * live as long as the finding (evidence is read-only; reports copy what they print).
  */
 export function evidenceSite(s: SiteFrame): EvidenceSite {
+  // (The groups of one site come in a row: the last answer is the next one, without a WeakMap search.)
+  if (s === lastSite) return lastEvidenceSite!;
   let e = evidenceSites.get(s);
   if (e === undefined) {
     e = { func: s.func, file: s.file, line: s.line };
     evidenceSites.set(s, e);
   }
+  lastSite = s;
+  lastEvidenceSite = e;
   return e;
 }
+
+let lastSite: SiteFrame | undefined;
+let lastEvidenceSite: EvidenceSite | undefined;
 
 const JOIN_FUNC = /(WaitGroup|errgroup\.\(\*Group\)|Pool)\)?\.Wait$/;
 
@@ -79,13 +86,21 @@ export function describe(g: AnalyzedGroup): string {
   if (!s) return `${goroutines(g.count)} [${state}] at an unknown site`;
   // The groups of a finding about one site reached by many stacks are mostly alike (one goroutine,
   // one state): one text per site frame, state and count, which the finding's facts then share.
-  let d = described.get(s);
+  let d = s === lastDescribedSite ? lastDescribed : described.get(s);
   if (d === undefined || d.count !== g.count || d.state !== state) {
     d = { count: g.count, state, text: `${goroutines(g.count)} [${state}] at ${whereText(s)}` };
     described.set(s, d);
   }
+  if (s !== lastDescribedSite || d !== lastDescribed) {
+    lastDescribedSite = s;
+    lastDescribed = d;
+  }
   return d.text;
 }
+
+/** The site frame `describe` was last asked about, and its entry of `described`. */
+let lastDescribedSite: SiteFrame | undefined;
+let lastDescribed: Described | undefined;
 
 /** Variables every template may use; detectors add their own. */
 export function templateVars(

@@ -6,6 +6,7 @@ import { enclosing, isClosure, receiverType } from '../analyze/closures.js';
 import { stackFunctions } from '../analyze/index.js';
 
 import { shortFunc } from '../model/func-name.js';
+import { SiteSetCollector } from './site-sets.js';
 
 export { enclosing, isClosure, receiverType, shortFunc };
 
@@ -60,6 +61,10 @@ export interface GroupCensus {
   readonly spawners: ReadonlySet<string>;
   /** Goroutines of the largest group. */
   readonly maxCount: number;
+  /** The longest wait of any group (`wait.max`, minutes), 0 without one. */
+  readonly maxWait: number;
+  /** Groups by blocking site and wait kind (site-sets.ts). */
+  readonly siteSets: SiteSetCollector;
 }
 
 /**
@@ -94,6 +99,8 @@ export function census(a: Analysis): GroupCensus {
   const spawners = new Set<string>();
   const scratch: string[] = [];
   let maxCount = 0;
+  let maxWait = 0;
+  const siteSets = new SiteSetCollector();
   let last = '';
   // Indexed loops: cold code (every run of the CLI is one) allocates an iterator result per for-of step.
   for (let i = 0; i < a.groups.length; i++) {
@@ -115,8 +122,10 @@ export function census(a: Analysis): GroupCensus {
     spawnersOf(g, scratch);
     for (let j = 0; j < scratch.length; j++) spawners.add(scratch[j]);
     if (g.count > maxCount) maxCount = g.count;
+    if (g.wait !== undefined && g.wait.max > maxWait) maxWait = g.wait.max;
+    siteSets.add(g);
   }
-  c = { funcs: known ?? funcs!, joinWaiters, busy, crashed, running, leakMarks, spawners, maxCount };
+  c = { funcs: known ?? funcs!, joinWaiters, busy, crashed, running, leakMarks, spawners, maxCount, maxWait, siteSets };
   censusMemo.set(a, c);
   return c;
 }

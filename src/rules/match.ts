@@ -152,12 +152,14 @@ function every(checks: readonly Check[], g: AnalyzedGroup, a: Analysis): boolean
 
 /**
  * False when no group of `a` can satisfy `m`: a function it requires is on no stack of the dump
- * (most rules name library functions most dumps never call), or it asks for leaked goroutines where
- * the runtime marked none. Asked once per rule, before its groups.
+ * (most rules name library functions most dumps never call), it asks for leaked goroutines where
+ * the runtime marked none, or for a longer wait than any group's. Asked once per rule, before its groups.
  */
 export function possibleIn(m: GroupMatch, a: Analysis): boolean {
   // Nothing is marked leaked in a dump without the runtime's proof.
   if (m.leaked === true && !hasLeakProof(a)) return false;
+  // No group has waited that long (most dumps print no wait at all).
+  if (m.minWaitMinutes !== undefined && census(a).maxWait < m.minWaitMinutes) return false;
   const { funcs } = compiledOf(m);
   for (let i = 0; i < funcs.length; i++) if (funcIndex(a).matching(funcs[i]).size === 0) return false;
   return true;
@@ -166,7 +168,7 @@ export function possibleIn(m: GroupMatch, a: Analysis): boolean {
 const NONE: readonly AnalyzedGroup[] = [];
 
 /**
- * The groups of one site set (groups of `a` parked at one site, `siteSets` in engine.ts) that satisfy
+ * The groups of one site set (groups of `a` parked at one site, `SiteSetCollector` in site-sets.ts) that satisfy
  * `m` when each is asked as its site view (`count` goroutines at the site): what
  * `set.filter((g) => matchGroup(m, siteView(g, count, a), a))` returns, with the conditions the set
  * shares asked once and no view made per group.

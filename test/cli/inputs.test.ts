@@ -24,17 +24,17 @@ function tree(): string {
 }
 
 describe('input expansion', () => {
-  it('walks a folder: own files first (natural order), then subfolders by name; no dot entries; a link loop adds nothing', () => {
+  it('walks a folder: own files first (natural order), then subfolders by name; no dot entries; a link loop adds nothing', async () => {
     const root = tree();
-    const files = expandInputs([root]).map((f) => f.path.slice(root.length + 1));
+    const files = (await expandInputs([root])).map((f) => f.path.slice(root.length + 1));
     expect(files).toEqual(['dump-2.txt', 'dump-10.txt', 'a/x.txt', 'b/notes.md', 'b/y.txt', 'b/deep/z.txt']);
-    expect(expandInputs([root]).every((f) => f.listed && f.root === root)).toBe(true);
+    expect((await expandInputs([root])).every((f) => f.listed && f.root === root)).toBe(true);
   });
 
-  it('globs match files only, naturally sorted, once each through links', () => {
+  it('globs match files only, naturally sorted, once each through links', async () => {
     const root = tree();
-    expect(glob(join(root, 'dump-*.txt')).map((p) => p.slice(root.length + 1))).toEqual(['dump-2.txt', 'dump-10.txt']);
-    expect(glob(join(root, '**', '*.txt')).map((p) => p.slice(root.length + 1)).sort()).toEqual(['a/x.txt', 'b/deep/z.txt', 'b/y.txt', 'dump-10.txt', 'dump-2.txt']);
-    expect(glob(join(root, '*'))).not.toContain(join(root, 'a'));
+    expect((await glob(join(root, 'dump-*.txt'))).map((p) => p.slice(root.length + 1))).toEqual(['dump-2.txt', 'dump-10.txt']);
+    expect((await glob(join(root, '**', '*.txt'))).map((p) => p.slice(root.length + 1)).sort()).toEqual(['a/x.txt', 'b/deep/z.txt', 'b/y.txt', 'dump-10.txt', 'dump-2.txt']);
+    expect(await glob(join(root, '*'))).not.toContain(join(root, 'a'));
   });
 });

@@ -2,7 +2,8 @@
  * What a start of the CLI parses: `--version`, `--help` and usage errors need only the commands'
  * definitions (commander and the options), so the bundle's main.js and the chunks it imports
  * statically hold no reading, analysis or rules code and load no node:crypto; the commands' actions
- * load those when they run (src/cli/actions.ts). Read from the built bundle and its source maps.
+ * load those when they run (src/cli/actions.ts), and the actions load the glob walker only for folder
+ * and glob inputs (src/cli/inputs.ts). Read from the built bundle and its source maps.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -38,6 +39,17 @@ describe('CLI start-up', () => {
       expect(sources, heavy).not.toContain(heavy);
     }
     for (const f of files) expect(readFileSync(join(DIR, f), 'utf8'), f).not.toMatch(/from\s*"node:crypto"/);
+  });
+
+  it('parses no glob walker (tinyglobby, fdir, picomatch) with the actions: only folder and glob inputs load it', () => {
+    const actions = staticallyLoaded().flatMap((f) => [...readFileSync(join(DIR, f), 'utf8').matchAll(DYNAMIC)].map((m) => m[1].slice(2)));
+    const withActions = new Set(actions.filter((f) => sourcesOf(f).includes('src/cli/actions.ts')));
+    for (const f of withActions) for (const m of readFileSync(join(DIR, f), 'utf8').matchAll(STATIC)) withActions.add(m[1].slice(2));
+    const sources = [...withActions].flatMap(sourcesOf);
+    expect(sources).toContain('src/cli/inputs.ts');
+    for (const walker of ['node_modules/tinyglobby', 'node_modules/fdir', 'node_modules/picomatch']) {
+      expect(sources.filter((s) => s.startsWith(walker)), walker).toEqual([]);
+    }
   });
 
   it('loads the actions when a command runs', async () => {

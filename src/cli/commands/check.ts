@@ -50,7 +50,7 @@ export function checkCommand(): Command {
       buildSeries, diff, emitFleet, evaluateGate, expandInputs, isFleet, latestFindings, load, loadAll, racesOf, ruleIds, setup, sourcePaths, trend,
       trendFindings, withSource, withSourceModules,
     } = await import('../actions.js');
-    const inputs = expandInputs(args);
+    const inputs = await expandInputs(args);
     checkOutput(flags.output, [...inputs.map((i) => i.path), ...(flags.baseline ? [flags.baseline] : [])]);
     checkSourceDir(flags.source);
     const s = setup(flags);

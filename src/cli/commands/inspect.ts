@@ -31,7 +31,7 @@ export function inspectCommand(): Command {
     const { collapseRepeats, emitFleet, expandInputs, findingsFor, isFleet, loadAll, racesOf, ruleIds, setup, sourcePaths, withSource, withSourceModules } = await import('../actions.js');
     // Folders and globs expand as for trend and check; a file found that way that is not a dump is
     // skipped with a warning, a file named on the command line is an error.
-    const inputs = expandInputs(args);
+    const inputs = await expandInputs(args);
     checkOutput(flags.output, inputs.map((i) => i.path));
     checkSourceDir(flags.source);
     const s = setup(flags);

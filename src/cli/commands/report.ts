@@ -33,7 +33,7 @@ export function reportCommand(): Command {
       buildSeries, diff, emitFleet, expandInputs, isFleet, latestFindings, loadAll, racesOf, ruleIds, setup, sourcePaths, trend, trendFindings, withSource,
       withSourceModules,
     } = await import('../actions.js');
-    const inputs = expandInputs(args);
+    const inputs = await expandInputs(args);
     checkOutput(flags.output, inputs.map((i) => i.path));
     checkSourceDir(flags.source);
     const s = setup(flags);

@@ -20,7 +20,7 @@ export function trendCommand(): Command {
   addReadOptions(cmd);
   return cmd.action(async (args: string[], flags: Flags) => {
     const { buildSeries, emitFleet, expandInputs, isFleet, loadAll, setup, trend, trendFindings } = await import('../actions.js');
-    const inputs = expandInputs(args);
+    const inputs = await expandInputs(args);
     checkOutput(flags.output, inputs.map((i) => i.path));
     const s = setup({ rules: false, level: flags.level });
     const loaded = await loadAll(inputs, s, readOptionsOf(flags));

@@ -9,7 +9,7 @@
 import type { Analysis, AnalyzedGroup } from '../../analyze/types.js';
 import type { Detector } from '../candidate.js';
 import { receiverType } from '../../analyze/closures.js';
-import { STARTUP, enclosing, isClosure, num, receivesInRange, siteAtEntry, userEntry } from '../frames.js';
+import { STARTUP, census, enclosing, isClosure, num, receivesInRange, siteAtEntry, userEntry } from '../frames.js';
 
 export function looksLikePool(g: AnalyzedGroup, maxWorkers: number): boolean {
   if (g.count > maxWorkers) return false;
@@ -45,8 +45,7 @@ function dequeueHelper(g: AnalyzedGroup): boolean {
  */
 export function startupPool(g: AnalyzedGroup, a: Analysis, maxWorkers: number, minUptime = 30): boolean {
   if (g.count > maxWorkers || !g.wait || !g.creator || !STARTUP.test(enclosing(g.creator.func))) return false;
-  let longest = 0;
-  for (const h of a.groups) if (h.wait && h.wait.max > longest) longest = h.wait.max;
+  const longest = census(a).maxWait;
   return (longest >= minUptime && g.wait.min >= 0.9 * longest) || wokenPool(g, longest);
 }
 

@@ -52,11 +52,27 @@ export function atEntry(w: Waiter): boolean {
 /** Type-only inference compares every pair of goroutines: only on dumps this small. */
 export const TYPE_PAIRS_MAX = 400;
 
-/** Goroutines by the exact addresses their frames (at or above the wait site) reference. */
-export type RefIndex = Map<number, Waiter[]>;
+/**
+ * Goroutines by the exact addresses their frames (at or above the wait site) reference, indexed when
+ * first asked: most dumps ask only about lock, Cond and WaitGroup waiters, and a profile of tens of
+ * thousands of channel waiters asks nothing (a pass over all their frames costs milliseconds).
+ */
+export class RefIndex {
+  #byAddress: Map<number, Waiter[]> | undefined;
+
+  constructor(private readonly waiters: readonly Waiter[]) {}
+
+  get(p: number): Waiter[] | undefined {
+    return (this.#byAddress ??= indexReferences(this.waiters)).get(p);
+  }
+}
 
 export function refIndex(waiters: readonly Waiter[]): RefIndex {
-  const idx: RefIndex = new Map();
+  return new RefIndex(waiters);
+}
+
+function indexReferences(waiters: readonly Waiter[]): Map<number, Waiter[]> {
+  const idx = new Map<number, Waiter[]>();
   // Each waiter once per address: it is the last one listed while its frames are read (no set per waiter).
   const add = (p: number, w: Waiter) => {
     const l = idx.get(p);

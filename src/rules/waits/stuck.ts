@@ -44,6 +44,15 @@ function blockedChildren(w: Waiter, kind: StuckWait['kind'], idx: RefIndex): str
   return `the goroutines that work on the same object (${hex(w.object.base)}) are all parked (${[...new Set(sharing.map((x) => x.readGroup.state || x.on))].join(', ')}), so none of them can call Done`;
 }
 
+/**
+ * In this context `stuckReason` may find a wait of any kind stuck; in the others (a plain profile, a
+ * crash) only a lock or Cond wait, so `findStuck` looks at no other wait there: on tens of thousands
+ * of channel waiters, what it reads of each costs milliseconds.
+ */
+export function anyWaitMayBeStuck(context: DumpContextKind): boolean {
+  return provenStuck(context) || suspectsAll(context) || context === 'signal';
+}
+
 export function findStuck(
   waiters: readonly Waiter[],
   used: ReadonlySet<Waiter>,
@@ -56,8 +65,11 @@ export function findStuck(
   // hold a channel in a closure or an inlined frame, where no argument shows it. In an excerpt, what
   // is not shown may run.
   const quiet = !partial && quietProcess(waiters);
-  const signals = waiters.some((w) => w.frames.some((f) => SIGNAL_LOOP.test(f.frame.func)));
-  const byId = new Map(waiters.map((w) => [w.detail.id, w]));
+  // Both read every waiter (tens of thousands in a large profile): only when some wait needs them.
+  let signals: boolean | undefined;
+  const signalLoop = () => (signals ??= waiters.some((w) => w.frames.some((f) => SIGNAL_LOOP.test(f.frame.func))));
+  let byId: Map<number, Waiter> | undefined;
+  const anyKind = anyWaitMayBeStuck(context);
   // An idle loop (a receive at its own entry) nobody can feed is a suspect only when a WaitGroup waits
   // for it: a pool at rest also receives on a channel no other frame shows (main keeps it in a local).
   const awaited = new Set<Waiter>();
@@ -74,7 +86,7 @@ export function findStuck(
             : LOCKS.has(w.on) ? 'lock'
               // A leak checker lists goroutines still alive after the test, whatever they wait on (I/O, a sleep).
               : context === 'leak-report' && LEFTOVER.has(w.group.waitKind) ? 'leftover' : undefined;
-    if (!kind || isHarness(w)) continue;
+    if (!kind || (!anyKind && kind !== 'lock' && kind !== 'cond') || isHarness(w)) continue;
     if (w.group.flags.leaked) continue; // the goroutineleak rule says it with certainty
     // What Wait waits for: goroutines it started, and goroutines that work on the struct holding the
     // WaitGroup (a server's handlers, started elsewhere).
@@ -82,7 +94,7 @@ export function findStuck(
     const kids = kind === 'waitgroup' ? childrenOf(w, waiters) : [];
     const nobodyLeft = kind === 'waitgroup' && kids.length === 0 && sharing.length === 0;
     const idle = kind === 'channel' && (atEntry(w) || constructorPool(w, waiters)) && !awaited.has(w);
-    const why = stuckReason(w, kind, context, quiet && !idle ? orphaned(w, idx, signals && !awaited.has(w)) ?? blockedChildren(w, kind, idx) : undefined, quiet && nobodyLeft);
+    const why = stuckReason(w, kind, context, quiet && !idle ? orphaned(w, idx, !awaited.has(w) && signalLoop()) ?? blockedChildren(w, kind, idx) : undefined, quiet && nobodyLeft);
     if (!why) continue;
     const counterparts: Waiter[] = [];
     if (kind === 'waitgroup') {
@@ -92,7 +104,7 @@ export function findStuck(
       for (const x of referencing(idx, o)) if (x !== w && x.on !== 'cond') counterparts.push(x);
     }
     const creatorId = w.detail.createdBy;
-    const creator = creatorId !== undefined ? byId.get(creatorId) : undefined;
+    const creator = creatorId !== undefined ? (byId ??= new Map(waiters.map((x) => [x.detail.id, x]))).get(creatorId) : undefined;
     const confidence: Confidence = partial ? excerptConfidence(w) : provenStuck(context) ? 'high' : suspectsAll(context) || stuckByTime(w) ? 'medium' : 'low';
     const leaked = kind === 'lock' && quiet && (suspectsAll(context) || provenStuck(context) || context === 'signal') ? noHolder(w, waiters, idx) : undefined;
     out.push({ waiter: w, kind, why, stuckCounterparts: counterparts, ...(creator ? { creator } : {}), confidence, ...(leaked ? { leaked } : {}) });
@@ -138,7 +150,8 @@ function excerptConfidence(w: Waiter): Confidence {
   return m >= 10 ? 'high' : m >= 1 ? 'medium' : 'low';
 }
 
-function stuckReason(
+/** Why `w` is stuck, or undefined. */
+export function stuckReason(
   w: Waiter,
   kind: StuckWait['kind'],
   context: DumpContextKind,
