@@ -91,10 +91,8 @@ export function describe(g: AnalyzedGroup): string {
     d = { count: g.count, state, text: `${goroutines(g.count)} [${state}] at ${whereText(s)}` };
     described.set(s, d);
   }
-  if (s !== lastDescribedSite || d !== lastDescribed) {
-    lastDescribedSite = s;
-    lastDescribed = d;
-  }
+  lastDescribedSite = s;
+  lastDescribed = d;
   return d.text;
 }
 
