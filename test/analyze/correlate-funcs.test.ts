@@ -8,25 +8,22 @@
 import { describe, expect, it } from 'vitest';
 import { analyze, correlate, stackFunctions } from '../../src/analyze/index.js';
 import { madeOrder } from '../../src/analyze/group.js';
-import { readDump } from '../../src/read/index.js';
 import { sampleAndCorpusDumps } from '../helpers/paths.js';
+import { snapshotsOf } from '../helpers/snapshots.js';
 
 describe('correlate with the stacks\' functions', () => {
   it('finds the links it finds without them', async () => {
     const paths = sampleAndCorpusDumps();
     let linked = 0;
     let inferred = 0;
-    for (const p of paths) {
-      const dump = await readDump(p).catch(() => undefined);
-      for (const s of dump?.snapshots ?? []) {
-        const a = analyze(s);
-        expect(a.links).toEqual(correlate(s, a.groups));
-        expect(correlate(s, a.groups, stackFunctions(a))).toEqual(a.links);
-        expect(correlate(s, [...a.groups], stackFunctions(a))).toEqual(a.links);
-        expect(madeOrder(a.groups)).not.toBe(a.groups);
-        if (a.links.length) linked++;
-        if (a.links.some((l) => l.via === 'shared-frames')) inferred++;
-      }
+    for await (const { snapshot: s } of snapshotsOf(paths)) {
+      const a = analyze(s);
+      expect(a.links).toEqual(correlate(s, a.groups));
+      expect(correlate(s, a.groups, stackFunctions(a))).toEqual(a.links);
+      expect(correlate(s, [...a.groups], stackFunctions(a))).toEqual(a.links);
+      expect(madeOrder(a.groups)).not.toBe(a.groups);
+      if (a.links.length) linked++;
+      if (a.links.some((l) => l.via === 'shared-frames')) inferred++;
     }
     expect(linked).toBeGreaterThan(10);
     expect(inferred).toBeGreaterThan(3);

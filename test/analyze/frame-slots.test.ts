@@ -10,8 +10,8 @@ import { FrameSlots } from '../../src/analyze/frame-slots.js';
 import { analyze, frameOrigin, signatureOfFrames } from '../../src/analyze/index.js';
 import { FrameTable, frameNumber } from '../../src/model/builder.js';
 import type { Frame } from '../../src/model/dump.js';
-import { readDump } from '../../src/read/index.js';
 import { sampleAndCorpusDumps } from '../helpers/paths.js';
+import { snapshotsOf } from '../helpers/snapshots.js';
 
 describe('FrameSlots', () => {
   it('gives back what was set for each frame, as a Map does', () => {
@@ -43,22 +43,19 @@ describe('FrameSlots', () => {
 describe('signatures and site frames made through per-frame slots', () => {
   it('are what each group\'s frames say, on every sample and corpus dump', async () => {
     let groups = 0;
-    for (const p of sampleAndCorpusDumps()) {
-      const dump = await readDump(p).catch(() => undefined);
-      for (const s of dump?.snapshots ?? []) {
-        for (const level of ['exact', 'functions'] as const) {
-          const a = analyze(s, { level });
-          for (const g of a.groups) {
-            const largest = g.members.map((m) => s.groups[m]).reduce((x, y) => (y.count > x.count ? y : x));
-            expect(g.key).toBe(signatureOfFrames(largest.frames, level) || '(no frames)');
-            expect(g.frames.length).toBe(largest.frames.length);
-            g.frames.forEach((f, index) => {
-              const want = largest.frames[index];
-              expect({ ...f }).toEqual({ func: want.func, pkg: want.pkg, file: want.file, line: want.line, inlined: want.inlined, origin: f.origin, index });
-              expect(f.origin).toBe(frameOrigin(want, a.programModules?.map((m) => m.module)));
-            });
-            groups++;
-          }
+    for await (const { snapshot: s } of snapshotsOf(sampleAndCorpusDumps())) {
+      for (const level of ['exact', 'functions'] as const) {
+        const a = analyze(s, { level });
+        for (const g of a.groups) {
+          const largest = g.members.map((m) => s.groups[m]).reduce((x, y) => (y.count > x.count ? y : x));
+          expect(g.key).toBe(signatureOfFrames(largest.frames, level) || '(no frames)');
+          expect(g.frames.length).toBe(largest.frames.length);
+          g.frames.forEach((f, index) => {
+            const want = largest.frames[index];
+            expect({ ...f }).toEqual({ func: want.func, pkg: want.pkg, file: want.file, line: want.line, inlined: want.inlined, origin: f.origin, index });
+            expect(f.origin).toBe(frameOrigin(want, a.programModules?.map((m) => m.module)));
+          });
+          groups++;
         }
       }
     }

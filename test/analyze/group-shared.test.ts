@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyze/index.js';
-import { readDump } from '../../src/read/index.js';
 import { sampleAndCorpusDumps } from '../helpers/paths.js';
+import { snapshotsOf } from '../helpers/snapshots.js';
 
 const FLAGS = ['leaked', 'durable', 'lockedToThread', 'scan', 'stackUnavailable', 'crashed'] as const;
 
@@ -15,23 +15,20 @@ describe('flags and states of one-member groups', () => {
     const paths = sampleAndCorpusDumps();
     let flagged = 0;
     let plain = 0;
-    for (const p of paths) {
-      const dump = await readDump(p).catch(() => undefined);
-      for (const s of dump?.snapshots ?? []) {
-        for (const g of analyze(s).groups) {
-          if (g.members.length !== 1) continue;
-          const m = s.groups[g.members[0]];
-          const want: Record<string, unknown> = {};
-          for (const k of FLAGS) if (m.flags[k]) want[k] = true;
-          if (m.flags.synctestBubble !== undefined) want.synctestBubble = m.flags.synctestBubble;
-          expect(g.flags).toEqual(want);
-          expect(g.states).toEqual([m.state]);
-          expect(Object.isFrozen(g.states)).toBe(true);
-          if (Object.keys(want).length) flagged++;
-          else {
-            expect(Object.isFrozen(g.flags)).toBe(true);
-            plain++;
-          }
+    for await (const { snapshot: s } of snapshotsOf(paths)) {
+      for (const g of analyze(s).groups) {
+        if (g.members.length !== 1) continue;
+        const m = s.groups[g.members[0]];
+        const want: Record<string, unknown> = {};
+        for (const k of FLAGS) if (m.flags[k]) want[k] = true;
+        if (m.flags.synctestBubble !== undefined) want.synctestBubble = m.flags.synctestBubble;
+        expect(g.flags).toEqual(want);
+        expect(g.states).toEqual([m.state]);
+        expect(Object.isFrozen(g.states)).toBe(true);
+        if (Object.keys(want).length) flagged++;
+        else {
+          expect(Object.isFrozen(g.flags)).toBe(true);
+          plain++;
         }
       }
     }

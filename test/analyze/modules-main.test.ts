@@ -7,8 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { programModules } from '../../src/analyze/modules.js';
 import type { Snapshot } from '../../src/model/dump.js';
-import { readDump } from '../../src/read/index.js';
 import { sampleAndCorpusDumps } from '../helpers/paths.js';
+import { snapshotsOf } from '../helpers/snapshots.js';
 import { snapshot, type Rec } from './fixtures.js';
 
 /** `s` with a fresh object for every frame of every group: no frame is ever seen twice. */
@@ -32,13 +32,10 @@ describe("programModules: main.main's checkout decided once per frame", () => {
 
   it('finds what a decision per frame occurrence finds, on every sample and corpus dump', async () => {
     let mains = 0;
-    for (const p of sampleAndCorpusDumps()) {
-      const dump = await readDump(p).catch(() => undefined);
-      for (const s of dump?.snapshots ?? []) {
-        const mods = programModules(s);
-        expect(programModules(unshared(s)), p).toEqual(mods);
-        if (mods.some((m) => m.why === "main.main's checkout")) mains++;
-      }
+    for await (const { path: p, snapshot: s } of snapshotsOf(sampleAndCorpusDumps())) {
+      const mods = programModules(s);
+      expect(programModules(unshared(s)), p).toEqual(mods);
+      if (mods.some((m) => m.why === "main.main's checkout")) mains++;
     }
     expect(mains).toBeGreaterThan(0);
   });

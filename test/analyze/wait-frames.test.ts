@@ -13,17 +13,14 @@ import { argWords, isPointerLike } from '../../src/analyze/args.js';
 import { ownerGroups, ownerLookup } from '../../src/analyze/group.js';
 import { OriginClassifier } from '../../src/analyze/origin.js';
 import type { Analysis } from '../../src/analyze/types.js';
-import { readDump } from '../../src/read/index.js';
 import { CORPUS, SAMPLES, corpusAvailable, filesUnder } from '../helpers/paths.js';
+import { snapshotsOf } from '../helpers/snapshots.js';
 
 async function detailed(): Promise<Analysis[]> {
   const paths = filesUnder(SAMPLES, /debug2.*\.txt$|crash.*\.txt$/);
   if (corpusAvailable()) paths.push(...filesUnder(join(CORPUS, 'debug2'), /\.txt$/), ...filesUnder(join(CORPUS, 'crash'), /\.txt$/));
   const out: Analysis[] = [];
-  for (const p of paths) {
-    const dump = await readDump(p).catch(() => undefined);
-    for (const s of dump?.snapshots ?? []) if (s.goroutines?.length) out.push(analyze(s));
-  }
+  for await (const { snapshot: s } of snapshotsOf(paths)) if (s.goroutines?.length) out.push(analyze(s));
   return out;
 }
 

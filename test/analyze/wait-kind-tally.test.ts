@@ -6,23 +6,20 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyze/index.js';
 import { memberWaitKind } from '../../src/analyze/group.js';
-import { readDump } from '../../src/read/index.js';
 import { sampleAndCorpusDumps } from '../helpers/paths.js';
+import { snapshotsOf } from '../helpers/snapshots.js';
 
 describe('goroutines per wait kind, tallied while grouping', () => {
   it('are what a pass over the read-stage groups tallies, in its order', async () => {
     let kinds = 0;
-    for (const p of sampleAndCorpusDumps()) {
-      const dump = await readDump(p).catch(() => undefined);
-      for (const s of dump?.snapshots ?? []) {
-        const want: Record<string, number> = {};
-        for (const g of s.groups) {
-          const k = memberWaitKind(g, s.format);
-          want[k] = (want[k] ?? 0) + g.count;
-        }
-        expect(Object.entries(analyze(s).byWaitKind), p).toEqual(Object.entries(want));
-        kinds += Object.keys(want).length;
+    for await (const { path: p, snapshot: s } of snapshotsOf(sampleAndCorpusDumps())) {
+      const want: Record<string, number> = {};
+      for (const g of s.groups) {
+        const k = memberWaitKind(g, s.format);
+        want[k] = (want[k] ?? 0) + g.count;
       }
+      expect(Object.entries(analyze(s).byWaitKind), p).toEqual(Object.entries(want));
+      kinds += Object.keys(want).length;
     }
     expect(kinds).toBeGreaterThan(100);
   });

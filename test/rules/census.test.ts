@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyze/index.js';
 import type { Analysis, AnalyzedGroup } from '../../src/analyze/types.js';
-import { readDump } from '../../src/read/index.js';
 import { goroutinesOf, knownSiteSet, siteCount, type Candidate } from '../../src/rules/candidate.js';
 import { census } from '../../src/rules/frames.js';
 import { CORPUS, SAMPLES, corpusAvailable, filesUnder } from '../helpers/paths.js';
+import { snapshotsOf } from '../helpers/snapshots.js';
 
 const DUMPS = /^(?!expected|dumps\.json|package).*\.(txt|pb\.gz|json|jsonl|log)$/;
 
@@ -49,29 +49,26 @@ describe('census of an analysis', () => {
     let n = 0;
     let multi = 0;
     let waits = 0;
-    for (const p of paths) {
-      const dump = await readDump(p).catch(() => undefined);
-      for (const s of dump?.snapshots ?? []) {
-        const a = analyze(s);
-        const { sets, total, byKind } = census(a).siteSets.sets();
-        expect(sets).toEqual(plainSets(a));
-        for (const [i, set] of sets.entries()) {
-          expect(total.get(set)).toEqual({ count: sum(set), index: i });
-          expect(byKind.get(set[0].waitKind)).toContain(set);
-          if (set.length < 2) continue;
-          multi++;
-          const roots = set.slice(1);
-          knownSiteSet(set[0], roots, total.get(set)!.count);
-          const recorded = { root: set[0], roots } as Candidate;
-          const copy = { root: set[0], roots: [...roots] } as Candidate;
-          expect(siteCount(recorded)).toBe(siteCount(copy));
-          expect(goroutinesOf(roots)).toBe(goroutinesOf([...roots]));
-        }
-        // The longest wait, by which a rule's `minWaitMinutes` is impossible in a dump (`possibleIn`).
-        expect(census(a).maxWait).toBe(Math.max(0, ...a.groups.map((g) => g.wait?.max ?? 0)));
-        if (census(a).maxWait > 0) waits++;
-        n++;
+    for await (const { snapshot: s } of snapshotsOf(paths)) {
+      const a = analyze(s);
+      const { sets, total, byKind } = census(a).siteSets.sets();
+      expect(sets).toEqual(plainSets(a));
+      for (const [i, set] of sets.entries()) {
+        expect(total.get(set)).toEqual({ count: sum(set), index: i });
+        expect(byKind.get(set[0].waitKind)).toContain(set);
+        if (set.length < 2) continue;
+        multi++;
+        const roots = set.slice(1);
+        knownSiteSet(set[0], roots, total.get(set)!.count);
+        const recorded = { root: set[0], roots } as Candidate;
+        const copy = { root: set[0], roots: [...roots] } as Candidate;
+        expect(siteCount(recorded)).toBe(siteCount(copy));
+        expect(goroutinesOf(roots)).toBe(goroutinesOf([...roots]));
       }
+      // The longest wait, by which a rule's `minWaitMinutes` is impossible in a dump (`possibleIn`).
+      expect(census(a).maxWait).toBe(Math.max(0, ...a.groups.map((g) => g.wait?.max ?? 0)));
+      if (census(a).maxWait > 0) waits++;
+      n++;
     }
     expect(n).toBeGreaterThan(50);
     expect(multi).toBeGreaterThan(5);

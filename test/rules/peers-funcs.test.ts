@@ -5,9 +5,10 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { analyze, grpcConnections, peerWrites, readDump } from '../../src/index.js';
+import { analyze, grpcConnections, peerWrites } from '../../src/index.js';
 import { stackFuncs } from '../../src/rules/frames.js';
 import { SAMPLES, filesUnder } from '../helpers/paths.js';
+import { snapshotsOf } from '../helpers/snapshots.js';
 
 /** Dump files under `dir` (text and protobuf), recursively. */
 
@@ -18,19 +19,16 @@ describe('peer writes and gRPC connections with the dump\'s functions', () => {
     let withWrites = 0;
     let withGrpc = 0;
     let without = 0;
-    for (const file of files) {
-      const dump = await readDump(file).catch(() => undefined);
-      for (const s of dump?.snapshots ?? []) {
-        const a = analyze(s);
-        const funcs = stackFuncs(a);
-        const pw = peerWrites(a);
-        expect(peerWrites(a, funcs)).toEqual(pw);
-        const c = grpcConnections(a);
-        expect(grpcConnections(a, funcs)).toEqual(c);
-        if (pw.groups.length) withWrites++;
-        if (c.clientGroups.length || c.serverConns) withGrpc++;
-        if (!pw.groups.length && !c.clientGroups.length && !c.serverConns) without++;
-      }
+    for await (const { snapshot: s } of snapshotsOf(files)) {
+      const a = analyze(s);
+      const funcs = stackFuncs(a);
+      const pw = peerWrites(a);
+      expect(peerWrites(a, funcs)).toEqual(pw);
+      const c = grpcConnections(a);
+      expect(grpcConnections(a, funcs)).toEqual(c);
+      if (pw.groups.length) withWrites++;
+      if (c.clientGroups.length || c.serverConns) withGrpc++;
+      if (!pw.groups.length && !c.clientGroups.length && !c.serverConns) without++;
     }
     expect(withWrites).toBeGreaterThan(3);
     expect(withGrpc).toBeGreaterThan(1);

@@ -18,6 +18,7 @@ import { siteOf } from '../../src/rules/frames.js';
 import { runRules } from '../../src/rules/index.js';
 import type { Finding } from '../../src/rules/types.js';
 import { CORPUS, SAMPLES, corpusAvailable, filesUnder } from '../helpers/paths.js';
+import { snapshotsOf } from '../helpers/snapshots.js';
 
 const DUMPS = /^(?!expected|dumps\.json|package).*\.(txt|pb\.gz|json|jsonl|log)$/;
 
@@ -38,23 +39,20 @@ function withFreshSite(g: AnalyzedGroup): AnalyzedGroup {
 suite('shared evidence of a finding', () => {
   it('describes each group as it describes it at a site frame of its own, in any order', async () => {
     let n = 0;
-    for (const p of dumpPaths()) {
-      const dump = await readDump(p).catch(() => undefined);
-      for (const s of dump?.snapshots ?? []) {
-        const a = analyze(s);
-        const fresh = a.groups.map((g) => describe(withFreshSite(g)));
-        // Forward, backward and forward again: a text kept for another count or state would show.
-        expect(a.groups.map((g) => describe(g))).toEqual(fresh);
-        expect([...a.groups].reverse().map((g) => describe(g))).toEqual([...fresh].reverse());
-        expect(a.groups.map((g) => describe(g))).toEqual(fresh);
-        for (const g of a.groups) {
-          const e = evidenceGroup(g, 'root');
-          const site = siteOf(g);
-          expect(e.site).toEqual(site ? { func: site.func, file: site.file, line: site.line } : undefined);
-          if (site) expect(evidenceGroup(withFreshSite(g), 'root')).toEqual(e);
-        }
-        n += a.groups.length;
+    for await (const { snapshot: s } of snapshotsOf(dumpPaths())) {
+      const a = analyze(s);
+      const fresh = a.groups.map((g) => describe(withFreshSite(g)));
+      // Forward, backward and forward again: a text kept for another count or state would show.
+      expect(a.groups.map((g) => describe(g))).toEqual(fresh);
+      expect([...a.groups].reverse().map((g) => describe(g))).toEqual([...fresh].reverse());
+      expect(a.groups.map((g) => describe(g))).toEqual(fresh);
+      for (const g of a.groups) {
+        const e = evidenceGroup(g, 'root');
+        const site = siteOf(g);
+        expect(e.site).toEqual(site ? { func: site.func, file: site.file, line: site.line } : undefined);
+        if (site) expect(evidenceGroup(withFreshSite(g), 'root')).toEqual(e);
       }
+      n += a.groups.length;
     }
     expect(n).toBeGreaterThan(1000);
   });
@@ -75,10 +73,7 @@ suite('shared evidence of a finding', () => {
 
   it('prints in a table report every fact of a finding as it prints that fact alone', async () => {
     const findings: Finding[] = [];
-    for (const p of dumpPaths()) {
-      const dump = await readDump(p).catch(() => undefined);
-      for (const s of dump?.snapshots ?? []) findings.push(...runRules(analyze(s)));
-    }
+    for await (const { snapshot: s } of snapshotsOf(dumpPaths())) findings.push(...runRules(analyze(s)));
     const paths = findings.filter((f) => f.evidence.facts.some((x) => x.startsWith('also at this site, another call path')));
     expect(paths.length).toBeGreaterThan(0);
     // Runs of equal facts, an empty one, control characters and a line break among them.

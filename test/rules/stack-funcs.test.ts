@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyze, stackFunctions } from '../../src/analyze/index.js';
 import type { Analysis } from '../../src/analyze/types.js';
-import { readDump } from '../../src/read/index.js';
 import { stackFuncs } from '../../src/rules/frames.js';
 import { CORPUS, SAMPLES, corpusAvailable, filesUnder } from '../helpers/paths.js';
+import { snapshotsOf } from '../helpers/snapshots.js';
 
 const framesFuncs = (a: Analysis) => new Set(a.groups.flatMap((g) => g.frames.map((f) => f.func)));
 
@@ -20,20 +20,17 @@ describe('stack functions of an analysis', () => {
     const paths = ['servers', 'deadlocks', 'apiproxy-leak', 'go-versions'].flatMap((d) => filesUnder(join(SAMPLES, d), dumps));
     if (corpusAvailable()) paths.push(...filesUnder(CORPUS, dumps));
     let n = 0;
-    for (const p of paths) {
-      const dump = await readDump(p).catch(() => undefined);
-      for (const s of dump?.snapshots ?? []) {
-        for (const level of ['exact', 'functions'] as const) {
-          const a = analyze(s, { level });
-          const want = framesFuncs(a);
-          expect(stackFunctions(a)).toEqual(want);
-          expect(stackFuncs(a)).toEqual(want);
-          // An analysis analyze did not make (here a copy) gets the pass over its frames.
-          const copy = { ...a };
-          expect(stackFunctions(copy)).toBeUndefined();
-          expect(stackFuncs(copy)).toEqual(want);
-          n++;
-        }
+    for await (const { snapshot: s } of snapshotsOf(paths)) {
+      for (const level of ['exact', 'functions'] as const) {
+        const a = analyze(s, { level });
+        const want = framesFuncs(a);
+        expect(stackFunctions(a)).toEqual(want);
+        expect(stackFuncs(a)).toEqual(want);
+        // An analysis analyze did not make (here a copy) gets the pass over its frames.
+        const copy = { ...a };
+        expect(stackFunctions(copy)).toBeUndefined();
+        expect(stackFuncs(copy)).toEqual(want);
+        n++;
       }
     }
     expect(n).toBeGreaterThan(50);

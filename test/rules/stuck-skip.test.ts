@@ -10,10 +10,10 @@ import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyze/index.js';
 import type { Waiter } from '../../src/analyze/types.js';
 import type { DumpContextKind } from '../../src/model/dump.js';
-import { readDump } from '../../src/read/index.js';
 import { anyWaitMayBeStuck, stuckReason } from '../../src/rules/waits/stuck.js';
 import type { StuckWait } from '../../src/rules/waits/types.js';
 import { SAMPLES, filesUnder } from '../helpers/paths.js';
+import { snapshotsOf } from '../helpers/snapshots.js';
 
 const CONTEXTS: readonly DumpContextKind[] = ['test-timeout', 'leak-report', 'deadlock', 'synctest-deadlock', 'signal', 'crash', 'profile', 'excerpt'];
 const SKIPPED: readonly StuckWait['kind'][] = ['channel', 'waitgroup', 'leftover'];
@@ -22,10 +22,7 @@ describe('waits findStuck skips', () => {
   it('are waits stuckReason finds stuck in no such context', async () => {
     const dumps = [...filesUnder(join(SAMPLES, 'deadlocks'), /\.txt$/).slice(0, 40), ...filesUnder(join(SAMPLES, 'excerpts', 'go1.19'), /\.txt$/)];
     const waiters: Waiter[] = [];
-    for (const p of dumps) {
-      const dump = await readDump(p).catch(() => undefined);
-      for (const s of dump?.snapshots ?? []) waiters.push(...(analyze(s).waits?.waiters ?? []));
-    }
+    for await (const { snapshot: s } of snapshotsOf(dumps)) waiters.push(...(analyze(s).waits?.waiters ?? []));
     expect(waiters.length).toBeGreaterThan(100);
     // Waits of a minute and more, too: age is what makes a lock or Cond wait stuck anywhere.
     expect(waiters.some((w) => (w.detail.waitMinutes ?? 0) >= 1)).toBe(true);
