@@ -1,27 +1,32 @@
 #!/usr/bin/env node
-// Part of `npm run build`, after tsc: bundle the CLI (dist/cli/main.js, the `bin`) and what it imports
-// into a few files, written over dist/cli/main.js with its lazy parts (the commands' actions,
-// renderers, --source, the parallel reader) as chunks beside it. Resolving and linking ~80 small ES modules cost a start of
-// the CLI more than all its parsing and analysis of a 1 MB dump; one file does not. The library
-// (dist/index.js and the rest of dist/) stays as tsc wrote it.
+// Part of `npm run build`, after tsc: bundle the command line (dist/cli/program.js and everything it
+// imports but a few packages, below) into ONE CommonJS file, dist/cli/leakscope.cjs, and write over
+// dist/cli/main.js (the `bin`) a loader that runs it from V8's code cache: dist/cli/leakscope.cjs.cache,
+// made at the end of this script by running a few commands on bundled samples (cli-code-cache.mjs).
+//
+// Why: a start of the CLI parsed and compiled ~400 KB of its own code before reading a byte of a dump,
+// 50-60 ms of every run (--log-function-events), a third of an `inspect` of a small dump. Node 20 has
+// no compile cache for ES modules (module.enableCompileCache is Node 22), but `vm.Script` takes V8's
+// code cache of a script, and one file is one script. A cache this Node does not accept (another Node
+// version, other V8 flags, a changed bundle) is ignored by V8, and the bundle is compiled as usual.
 //
 // Bundled code keeps the meaning of `import.meta.url` of the file it came from: every use is
-// rewritten to the URL of that file, relative to the chunk (packs.ts finds builtin-packs.json,
-// emit.ts package.json, parallel.ts starts its workers on the unbundled dist/read/worker.js beside
-// dist/read/parallel.js).
+// rewritten to the file URL of that file, found from the bundle's own folder (packs.ts finds
+// builtin-packs.json, emit.ts package.json, parallel.ts starts its workers on the unbundled
+// dist/read/worker.js beside dist/read/parallel.js).
 // Packages that find files next to their own code (web-tree-sitter's wasm) or are loaded with
-// createRequire stay external.
+// createRequire stay external; they are loaded with the bundle's `require` (web-tree-sitter through its
+// CommonJS build).
 import { build } from 'esbuild';
-import { readdirSync, rmSync } from 'node:fs';
-import { builtinModules } from 'node:module';
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = `${root}dist/cli`;
 
-/** `import.meta.url` of each bundled dist/ module, as the URL of that module's own file. */
+/** `import.meta.url` of each bundled dist/ module, as the file URL of that module's own file. */
 const keepImportMetaUrl = {
   name: 'keep-import-meta-url',
   setup(b) {
@@ -29,42 +34,28 @@ const keepImportMetaUrl = {
       const text = await readFile(args.path, 'utf8');
       if (!text.includes('import.meta.url')) return undefined;
       const rel = relative(outdir, args.path).split(sep).join('/');
-      const url = `new URL(${JSON.stringify(rel.startsWith('.') ? rel : `./${rel}`)}, import.meta.url).href`;
+      const url = `__leakscopeFileUrl(${JSON.stringify(rel)})`;
       return { contents: text.replaceAll('import.meta.url', url), loader: 'js', resolveDir: dirname(args.path) };
     });
   },
 };
 
-const BANNER = '// leakscope CLI bundle (scripts/bundle-cli.mjs)';
-const entry = `${outdir}/main.js`;
-if ((await readFile(entry, 'utf8')).includes(BANNER)) {
-  // Already bundled: the input is what tsc writes, so run tsc (npm run build) again first.
-  console.error('bundle-cli: dist/cli/main.js is already the bundle; run tsc first to bundle again');
-  process.exit(0);
-}
-
-// Chunks of an earlier build (their names carry a content hash).
-for (const f of readdirSync(outdir)) if (/-[A-Z0-9]{8}\.js(\.map)?$/.test(f)) rmSync(`${outdir}/${f}`);
+// Bundles of an earlier build: ES module chunks (their names carry a content hash), or the one file.
+for (const f of readdirSync(outdir)) if (/-[A-Z0-9]{8}\.js(\.map)?$/.test(f) || f.startsWith('leakscope.cjs')) rmSync(`${outdir}/${f}`);
 
 /**
- * `require` of Node's own modules in bundled CommonJS (commander), for an ES module bundle: through
- * createRequire (bundle-require-shim.mjs). node:child_process, which commander loads only to run
- * `git-style` executable subcommands (leakscope has none) and which costs a start ~5 ms with the net,
- * dgram… modules it pulls in, gets a stand-in that loads it on first use.
+ * commander loads node:child_process only to run `git-style` executable subcommands (leakscope has
+ * none), and it costs a start ~5 ms with the net, dgram… modules it pulls in: it gets a stand-in that
+ * loads it on first use.
  */
-const nodeRequire = {
-  name: 'node-require',
+const lazyChildProcess = {
+  name: 'lazy-child-process',
   setup(b) {
-    b.onResolve({ filter: /^(node:)?[a-z_/]+$/ }, (args) =>
-      args.kind === 'require-call' && builtinModules.includes(args.path.replace(/^node:/, ''))
-        ? { path: `node:${args.path.replace(/^node:/, '')}`, namespace: 'node-require' }
-        : undefined,
+    b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      args.kind === 'require-call' && args.namespace !== 'lazy-child-process' ? { path: 'node:child_process', namespace: 'lazy-child-process' } : undefined,
     );
-    b.onLoad({ filter: /.*/, namespace: 'node-require' }, (args) => ({
-      contents:
-        args.path === 'node:child_process'
-          ? `let m;\nmodule.exports = new Proxy({}, { get: (_, k) => (m ??= __leakscopeNodeRequire(${JSON.stringify(args.path)}))[k] });\n`
-          : `module.exports = __leakscopeNodeRequire(${JSON.stringify(args.path)});\n`,
+    b.onLoad({ filter: /.*/, namespace: 'lazy-child-process' }, () => ({
+      contents: 'let m;\nmodule.exports = new Proxy({}, { get: (_, k) => (m ??= require("node:child_process"))[k] });\n',
       loader: 'js',
     }));
   },
@@ -109,28 +100,72 @@ const lazyPicomatch = {
   },
 };
 
+// The bundle's `require` and `__dirname` are the wrapper's (load.js); a module's own `require` (made by
+// createRequire) may shadow `require` where its `import.meta.url` is used.
+const BANNER = `// leakscope CLI bundle (scripts/bundle-cli.mjs)
+const __leakscopeFileUrl = (rel) => require('node:url').pathToFileURL(require('node:path').join(__dirname, rel)).href;`;
 await build({
-  entryPoints: { main: entry },
-  outdir,
-  allowOverwrite: true,
+  entryPoints: [`${outdir}/program.js`],
+  outfile: `${outdir}/leakscope.cjs`,
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
+  // `import()` of bundled modules and of Node's own becomes `require` inside the one script: a
+  // vm.Script has no module loader of its own for `import()` before Node 20.12.
+  supported: { 'dynamic-import': false },
   // commander and pprof-format are bundled; these find files beside themselves or load lazily.
   external: ['web-tree-sitter', 'tree-sitter-go', 'cli-table3', 'ajv', 'yaml'],
-  // Chunks beside main.js: the rewritten `import.meta.url` paths are relative to dist/cli/.
-  chunkNames: '[name]-[hash]',
   sourcemap: true,
   // Whitespace and syntax minified, names kept (no identifier renaming; the source map maps back):
-  // a run parses every chunk it loads, and with the commands' actions lazy (src/cli/actions.ts) the
-  // smaller text keeps a small `inspect` as cheap as one large file was (callgrind: 842-849 M
-  // instructions against 837-845 M) while `--version` parses a sixth of it (583 M against 727 M).
+  // a smaller text is a smaller source to hash and a smaller cache to read.
   minifyWhitespace: true,
   minifySyntax: true,
   banner: { js: BANNER },
-  inject: [`${root}scripts/bundle-require-shim.mjs`],
-  plugins: [keepImportMetaUrl, nodeRequire, lazyPicomatch],
+  plugins: [keepImportMetaUrl, lazyChildProcess, lazyPicomatch],
   logLevel: 'warning',
 });
+
+writeFileSync(`${outdir}/load.js`, `// leakscope CLI loader (scripts/bundle-cli.mjs): the one-file bundle of the command line, run from
+// V8's code cache of it when this Node accepts the cache, compiled from its text when not.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { Script } from 'node:vm';
+
+// V8 checks a code cache's versions, flags and length, but its checksum only with this flag: without
+// it a damaged cache file crashes the process. Set in every process that makes or reads the cache (the
+// flags are part of what a cache must match).
+setFlagsFromString('--verify-snapshot-checksum');
+
+export const BUNDLE = fileURLToPath(new URL('./leakscope.cjs', import.meta.url));
+export const CODE_CACHE = \`\${BUNDLE}.cache\`;
+
+/** The bundle's exports (runCli …) and its script (createCachedData), run as a CommonJS module is. */
+export function loadCli() {
+  const source = readFileSync(BUNDLE, 'utf8');
+  let cachedData;
+  try {
+    cachedData = readFileSync(CODE_CACHE);
+  } catch {
+    // No cache (a build that made none): compiled from the text.
+  }
+  const script = new Script(\`(function (exports, require, module, __filename, __dirname) {\${source}\\n})\`, { filename: BUNDLE, cachedData });
+  const module = { exports: {} };
+  script.runInThisContext()(module.exports, createRequire(BUNDLE), module, BUNDLE, dirname(BUNDLE));
+  return { cli: module.exports, script, cached: cachedData !== undefined && !script.cachedDataRejected };
+}
+`);
+
+writeFileSync(`${outdir}/main.js`, `#!/usr/bin/env node
+// leakscope CLI (scripts/bundle-cli.mjs): the bundle of dist/cli/program.js, through load.js.
+import { loadCli } from './load.js';
+
+await loadCli().cli.runCli(process.argv);
+`);
+
+// The code cache: V8's compiled code of what a few commands ran, written by this Node.
+const { writeCodeCache } = await import(pathToFileURL(`${root}scripts/cli-code-cache.mjs`).href);
+await writeCodeCache(`${outdir}/load.js`);

@@ -1,77 +1,8 @@
 #!/usr/bin/env node
 /**
- * The `leakscope` binary: commander → typed flags → library → one write → exit code. Usage errors
- * (commander, with `exitOverride`), unusable input and bad config print ONE line on stderr and exit
- * 2; a failed `check` gate exits 1; anything unexpected prints one line marked as a bug and exits
- * 70. `process.exitCode` is set, never `process.exit()`, so output is flushed.
+ * The `leakscope` binary as tsc compiles it. `npm run build` writes dist/cli/main.js over it with the
+ * loader of the one-file bundle of program.ts and its V8 code cache (scripts/bundle-cli.mjs).
  */
-import { Command, CommanderError } from 'commander';
-import { isInputError } from '../read/errors.js';
-import { checkCommand } from './commands/check.js';
-import { diffCommand } from './commands/diff.js';
-import { inspectCommand } from './commands/inspect.js';
-import { reportCommand } from './commands/report.js';
-import { trendCommand } from './commands/trend.js';
-import { watchCommand } from './commands/watch.js';
-import { isConfigError } from '../rules/config-error.js';
-import { toolVersion } from './emit.js';
-import { EXIT_BUG, EXIT_OK, EXIT_USAGE, isUsageError } from './exit-codes.js';
+import { runCli } from './program.js';
 
-/** Messages may carry a file name with a newline in it: keep every error to one line. */
-function oneLine(s: string): string {
-  return s.replace(/\s*\r?\n\s*/g, ' ').trim();
-}
-
-function configure(cmd: Command, name: string): Command {
-  return cmd
-    .exitOverride()
-    .showSuggestionAfterError(true)
-    .configureOutput({
-      writeOut: (s) => process.stdout.write(s),
-      writeErr: (s) => process.stderr.write(s),
-      outputError: (s, write) => write(`${name}: ${oneLine(s.replace(/^error:\s*/, ''))}\n`),
-    });
-}
-
-export function program(): Command {
-  const root = configure(new Command('leakscope'), 'leakscope')
-    .description('Find goroutine leaks in Go goroutine dumps')
-    .version(toolVersion(), '-V, --version')
-    .helpCommand(true);
-  for (const make of [inspectCommand, diffCommand, trendCommand, checkCommand, watchCommand, reportCommand]) {
-    const cmd = make();
-    root.addCommand(configure(cmd, `leakscope ${cmd.name()}`));
-  }
-  return root;
-}
-
-export async function main(argv: readonly string[]): Promise<number> {
-  try {
-    await program().parseAsync([...argv]);
-    return typeof process.exitCode === 'number' ? process.exitCode : EXIT_OK;
-  } catch (e) {
-    if (e instanceof CommanderError) {
-      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return EXIT_OK;
-      return EXIT_USAGE;
-    }
-    if (isInputError(e) || isUsageError(e)) {
-      process.stderr.write(`leakscope: ${oneLine(e.message)}\n`);
-      return EXIT_USAGE;
-    }
-    if (isConfigError(e)) {
-      for (const line of e.message.split('\n')) process.stderr.write(`leakscope: ${line}\n`);
-      return EXIT_USAGE;
-    }
-    const msg = e instanceof Error ? e.message : String(e);
-    process.stderr.write(`leakscope: internal error: ${oneLine(msg)} (this is a bug)\n`);
-    if (process.env.LEAKSCOPE_DEBUG && e instanceof Error && e.stack) process.stderr.write(e.stack + '\n');
-    return EXIT_BUG;
-  }
-}
-
-process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-  // A closed pipe (`leakscope … | head`) is not an error of ours.
-  if (e.code !== 'EPIPE') throw e;
-});
-
-process.exitCode = await main(process.argv);
+await runCli(process.argv);

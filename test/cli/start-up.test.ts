@@ -1,62 +1,81 @@
 /**
- * What a start of the CLI parses: `--version`, `--help` and usage errors need only the commands'
- * definitions (commander and the options), so the bundle's main.js and the chunks it imports
- * statically hold no reading, analysis or rules code and load no node:crypto; the commands' actions
- * load those when they run (src/cli/actions.ts), and the actions load the glob walker only for folder
- * and glob inputs (src/cli/inputs.ts). Read from the built bundle and its source maps.
+ * How the CLI starts: dist/cli/main.js runs leakscope.cjs, the one-file bundle of the command line,
+ * from V8's code cache of it that the build made (scripts/bundle-cli.mjs, cli-code-cache.mjs), so a
+ * start does not parse and compile the bundle again. The cache must be one this Node accepts, or every
+ * start pays that again; a cache it does not accept (another Node, a damaged file) or none must change
+ * nothing but the time, and a run never writes one.
  */
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO } from '../helpers/paths.js';
 import { BIN, ensureBuilt, run } from './run.js';
 
 const DIR = dirname(BIN);
-const STATIC = /(?:from|import)\s*"(\.\/[^"]+\.js)"/g;
-const DYNAMIC = /import\("(\.\/[^"]+\.js)"\)/g;
+const SAMPLE = join(REPO, 'samples', 'lock-pileup', 'goroutine.debug1.txt');
 
-/** The files a start loads before any action runs: main.js and what it imports statically, transitively. */
-function staticallyLoaded(): string[] {
-  const seen = new Set<string>(['main.js']);
-  for (const f of seen) for (const m of readFileSync(join(DIR, f), 'utf8').matchAll(STATIC)) seen.add(m[1].slice(2));
-  return [...seen];
+/** `node` with no options of the test runner's: V8 accepts a cache only under the flags it was made with. */
+function plainEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+  delete env.NODE_OPTIONS;
+  return env;
 }
 
-/** Source files of a bundle file, from its source map (`src/read/index.ts`, `node_modules/…`). */
-function sourcesOf(file: string): string[] {
-  const map = JSON.parse(readFileSync(join(DIR, `${file}.map`), 'utf8')) as { sources: string[] };
-  return map.sources.map((s) => s.replace(/^(\.\.\/)+/, ''));
+/** Whether a fresh `node` running the loader in `dir` took the bundle from the code cache. */
+function cachedIn(dir: string): string {
+  const load = pathToFileURL(join(dir, 'load.js')).href;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', `import { loadCli } from ${JSON.stringify(load)}; console.log(loadCli().cached);`], { env: plainEnv(), encoding: 'utf8' });
+  expect(r.stderr).toBe('');
+  return r.stdout.trim();
 }
 
 describe('CLI start-up', () => {
-  beforeAll(ensureBuilt, 240_000);
-
-  it('parses no reading, analysis or rules code before a command runs', () => {
-    const files = staticallyLoaded();
-    const sources = files.flatMap(sourcesOf);
-    expect(sources).toContain('src/cli/main.ts');
-    expect(sources).toContain('src/cli/commands/inspect.ts');
-    for (const heavy of ['src/read/index.ts', 'src/analyze/index.ts', 'src/rules/engine.ts', 'src/rules/config.ts', 'src/cli/pipeline.ts', 'src/cli/actions.ts']) {
-      expect(sources, heavy).not.toContain(heavy);
-    }
-    for (const f of files) expect(readFileSync(join(DIR, f), 'utf8'), f).not.toMatch(/from\s*"node:crypto"/);
+  let copy = '';
+  beforeAll(async () => {
+    await ensureBuilt();
+    // A copy of what the bundle finds beside itself (dist/, rules/, package.json; packages by link).
+    copy = mkdtempSync(join(tmpdir(), 'leakscope-start-'));
+    for (const part of ['dist', 'rules', 'package.json']) cpSync(join(REPO, part), join(copy, part), { recursive: true });
+    symlinkSync(join(REPO, 'node_modules'), join(copy, 'node_modules'));
+  }, 240_000);
+  afterAll(() => {
+    if (copy) rmSync(copy, { recursive: true, force: true });
   });
 
-  it('parses no glob walker (tinyglobby, fdir, picomatch) with the actions: only folder and glob inputs load it', () => {
-    const actions = staticallyLoaded().flatMap((f) => [...readFileSync(join(DIR, f), 'utf8').matchAll(DYNAMIC)].map((m) => m[1].slice(2)));
-    const withActions = new Set(actions.filter((f) => sourcesOf(f).includes('src/cli/actions.ts')));
-    for (const f of withActions) for (const m of readFileSync(join(DIR, f), 'utf8').matchAll(STATIC)) withActions.add(m[1].slice(2));
-    const sources = [...withActions].flatMap(sourcesOf);
-    expect(sources).toContain('src/cli/inputs.ts');
-    for (const walker of ['node_modules/tinyglobby', 'node_modules/fdir', 'node_modules/picomatch']) {
-      expect(sources.filter((s) => s.startsWith(walker)), walker).toEqual([]);
-    }
+  it('runs the bundle from the code cache the build made, which this Node accepts', () => {
+    expect(readFileSync(join(DIR, 'leakscope.cjs.cache')).length).toBeGreaterThan(100_000);
+    expect(cachedIn(DIR)).toBe('true');
   });
 
-  it('loads the actions when a command runs', async () => {
-    const lazy = staticallyLoaded().flatMap((f) => [...readFileSync(join(DIR, f), 'utf8').matchAll(DYNAMIC)].map((m) => m[1].slice(2)));
-    expect(lazy.flatMap(sourcesOf)).toContain('src/cli/actions.ts');
-    const r = await run(['inspect', join(DIR, '..', '..', 'samples', 'lock-pileup', 'goroutine.debug1.txt')]);
-    expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/core\/lock-pileup/);
+  it('gives the same output from a damaged cache, or none, and writes none', async () => {
+    const expected = await run(['inspect', SAMPLE, '--format', 'json']);
+    expect(expected.status, expected.stderr).toBe(0);
+    expect(expected.stdout).toMatch(/core\/lock-pileup/);
+    const bin = join(copy, 'dist', 'cli', 'main.js');
+    const cache = join(copy, 'dist', 'cli', 'leakscope.cjs.cache');
+    const inspect = () => spawnSync(process.execPath, [bin, 'inspect', SAMPLE, '--format', 'json'], { env: plainEnv(), encoding: 'utf8' });
+
+    expect(cachedIn(join(copy, 'dist', 'cli'))).toBe('true');
+    const good = readFileSync(cache);
+    writeFileSync(cache, good.subarray(0, good.length >> 1));
+    expect(cachedIn(join(copy, 'dist', 'cli'))).toBe('false');
+    // Bytes changed past the header: V8 checks the checksum only under --verify-snapshot-checksum,
+    // which load.js sets; without it this crashed the process.
+    const damaged = Buffer.from(good);
+    damaged.fill(0x5a, 64, 4096);
+    writeFileSync(cache, damaged);
+    expect(cachedIn(join(copy, 'dist', 'cli'))).toBe('false');
+    const fromDamaged = inspect();
+    expect([fromDamaged.status, fromDamaged.stderr, fromDamaged.stdout]).toEqual([0, '', expected.stdout]);
+    expect(readFileSync(cache).equals(damaged)).toBe(true);
+
+    rmSync(cache);
+    expect(cachedIn(join(copy, 'dist', 'cli'))).toBe('false');
+    const fromText = inspect();
+    expect([fromText.status, fromText.stderr, fromText.stdout]).toEqual([0, '', expected.stdout]);
+    expect(() => readFileSync(cache)).toThrow();
   });
 });
