@@ -18,7 +18,7 @@
 // createRequire stay external; they are loaded with the bundle's `require` (web-tree-sitter through its
 // CommonJS build).
 import { build } from 'esbuild';
-import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -26,16 +26,20 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = `${root}dist/cli`;
 
-/** `import.meta.url` of each bundled dist/ module, as the file URL of that module's own file. */
+/** `text` of the bundled file `path` with each `import.meta.url` as the file URL of that file. */
+function withFileUrls(text, path) {
+  const rel = relative(outdir, path).split(sep).join('/');
+  return text.replaceAll('import.meta.url', `__leakscopeFileUrl(${JSON.stringify(rel)})`);
+}
+
+/** `import.meta.url` of each bundled module (ours in dist/, and packages'), as the file URL of its own file. */
 const keepImportMetaUrl = {
   name: 'keep-import-meta-url',
   setup(b) {
-    b.onLoad({ filter: /[\\/]dist[\\/].*\.js$/ }, async (args) => {
+    b.onLoad({ filter: /\.m?js$/ }, async (args) => {
       const text = await readFile(args.path, 'utf8');
       if (!text.includes('import.meta.url')) return undefined;
-      const rel = relative(outdir, args.path).split(sep).join('/');
-      const url = `__leakscopeFileUrl(${JSON.stringify(rel)})`;
-      return { contents: text.replaceAll('import.meta.url', url), loader: 'js', resolveDir: dirname(args.path) };
+      return { contents: withFileUrls(text, args.path), loader: 'js', resolveDir: dirname(args.path) };
     });
   },
 };
@@ -95,7 +99,8 @@ const lazyPicomatch = {
         console.warn(`bundle-cli: ${args.path} no longer loads picomatch as expected; bundled unchanged`);
         return undefined;
       }
-      return { contents: text.replace(EAGER_PICOMATCH, LAZY_PICOMATCH).replace(use, 'const globFn = this.globFunction || picomatchOnce();'), loader: 'js' };
+      const lazy = text.replace(EAGER_PICOMATCH, LAZY_PICOMATCH).replace(use, 'const globFn = this.globFunction || picomatchOnce();');
+      return { contents: withFileUrls(lazy, args.path), loader: 'js', resolveDir: dirname(args.path) };
     });
   },
 };
@@ -122,9 +127,16 @@ await build({
   minifyWhitespace: true,
   minifySyntax: true,
   banner: { js: BANNER },
-  plugins: [keepImportMetaUrl, lazyChildProcess, lazyPicomatch],
+  // lazyPicomatch first: it rewrites fdir's `import.meta.url` too.
+  plugins: [lazyPicomatch, keepImportMetaUrl, lazyChildProcess],
   logLevel: 'warning',
 });
+// esbuild turns an `import.meta` left in CommonJS output into an empty object (`import_meta = {}`),
+// whose `url` is undefined at run time: a module that uses it another way must fail the build.
+if (/\bimport_meta\d*\s*=\s*\{\}/.test(readFileSync(`${outdir}/leakscope.cjs`, 'utf8'))) {
+  console.error('bundle-cli: dist/cli/leakscope.cjs has an import.meta without its file (import_meta = {})');
+  process.exit(1);
+}
 
 writeFileSync(`${outdir}/load.js`, `// leakscope CLI loader (scripts/bundle-cli.mjs): the one-file bundle of the command line, run from
 // V8's code cache of it when this Node accepts the cache, compiled from its text when not.
