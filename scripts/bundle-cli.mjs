@@ -44,6 +44,33 @@ const keepImportMetaUrl = {
   },
 };
 
+/**
+ * Our own modules a command loads with `import()` (the actions, the renderers, the parallel reader,
+ * --source), imported statically in the bundle. In a CommonJS bundle a module reached by `import()`
+ * (and all it imports) is wrapped to run when first asked for, and its top-level `const`s become
+ * `var`s assigned then: V8's optimizing compiler takes a `const` of the module scope as a constant, a
+ * `var` as a slot to load and check at each use, in the hottest loops of the reader. With the code
+ * cache a lazy module no longer saves its parse, only its few top-level statements; packages that are
+ * costly to load (tree-sitter, the archive readers, the glob walker) stay behind `import()`.
+ */
+const staticOwnImports = {
+  name: 'static-own-imports',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]dist[\\/].*\.js$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      let n = 0;
+      const imports = [];
+      const body = text.replace(/\bimport\((['"])(\.{1,2}\/[^'"]+\.js)\1\)/g, (_, q, spec) => {
+        const name = `__leakscopeStatic${n++}`;
+        imports.push(`import * as ${name} from ${JSON.stringify(spec)};`);
+        return `Promise.resolve(${name})`;
+      });
+      if (n === 0) return undefined;
+      return { contents: withFileUrls(`${imports.join('\n')}\n${body}`, args.path), loader: 'js', resolveDir: dirname(args.path) };
+    });
+  },
+};
+
 // Bundles of an earlier build: ES module chunks (their names carry a content hash), or the one file.
 for (const f of readdirSync(outdir)) if (/-[A-Z0-9]{8}\.js(\.map)?$/.test(f) || f.startsWith('leakscope.cjs')) rmSync(`${outdir}/${f}`);
 
@@ -127,8 +154,8 @@ await build({
   minifyWhitespace: true,
   minifySyntax: true,
   banner: { js: BANNER },
-  // lazyPicomatch first: it rewrites fdir's `import.meta.url` too.
-  plugins: [lazyPicomatch, keepImportMetaUrl, lazyChildProcess],
+  // lazyPicomatch and staticOwnImports before keepImportMetaUrl: they rewrite `import.meta.url` too.
+  plugins: [lazyPicomatch, staticOwnImports, keepImportMetaUrl, lazyChildProcess],
   logLevel: 'warning',
 });
 // esbuild turns an `import.meta` left in CommonJS output into an empty object (`import_meta = {}`),

@@ -5,7 +5,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { Language, Parser, type Node, type Tree } from 'web-tree-sitter';
+import type { Node, Parser, Tree } from 'web-tree-sitter';
 
 export type { Node, Tree };
 
@@ -15,6 +15,8 @@ let loading: Promise<Parser> | undefined;
 export function goParser(): Promise<Parser> {
   if (!loading) {
     loading = (async () => {
+      // Imported here, not at the top: the CLI bundle evaluates this module at every start.
+      const { Language, Parser } = await import('web-tree-sitter');
       await Parser.init();
       const require = createRequire(import.meta.url);
       const lang = await Language.load(require.resolve('tree-sitter-go/tree-sitter-go.wasm'));
