@@ -34,11 +34,27 @@ class Itself {
 class Signature extends Itself {
   readonly #texts: SignatureTexts;
   readonly #sig: number;
+  /** The key is still read from the signature (not assigned: see KEY). */
+  #read = true;
 
   constructor(group: object, texts: SignatureTexts, sig: number) {
     super(group);
     this.#texts = texts;
     this.#sig = sig;
+  }
+
+  /** The texts `g`'s key is read from, while it is; undefined for any other object. */
+  static texts(g: object): SignatureTexts | undefined {
+    return #texts in g && (g as Signature).#read ? (g as Signature).#texts : undefined;
+  }
+
+  /** `g`'s signature number in `texts(g)`. */
+  static sig(g: object): number {
+    return (g as Signature).#sig;
+  }
+
+  static assigned(g: object): void {
+    (g as Signature).#read = false;
   }
 
   static key(g: object): string {
@@ -80,7 +96,10 @@ function accessor(name: string, get: (o: object) => string, set?: (o: object) =>
 }
 
 // As with a data key, the id stays that of the key the group was made with.
-const KEY = accessor('key', (g) => Signature.key(g), (g) => data(g, 'id', Signature.id(g)));
+const KEY = accessor('key', (g) => Signature.key(g), (g) => {
+  data(g, 'id', Signature.id(g));
+  Signature.assigned(g);
+});
 const ID = accessor('id', (g) => Signature.id(g));
 
 /**
@@ -107,6 +126,19 @@ const ID_OF = accessor('id', (o) => GroupOf.id(o));
 export function defineIdOf(o: object, group: { readonly id: string }): void {
   Object.defineProperty(o, 'id', ID_OF);
   new GroupOf(o, group);
+}
+
+/**
+ * The signature table texts a group's key is read from (see `signatureNumber`), or undefined: a group
+ * not made by `analyze` (a copy, JSON), or whose key was assigned another value.
+ */
+export function signatureTexts(group: object): SignatureTexts | undefined {
+  return Signature.texts(group);
+}
+
+/** The signature number of a group `signatureTexts` gave texts for. */
+export function signatureNumber(group: object): number {
+  return Signature.sig(group);
 }
 
 /** Defines `key` and `id` on `group` (an object with no properties yet), read from signature `sig` of `texts`. */

@@ -318,6 +318,16 @@ export class SignatureTexts {
     return (this.ids[sig] ??= idOf(this.keyOnce(sig)));
   }
 
+  /** Piece `n`'s text: signature `sig`'s key is the pieces of `seq` from `start(sig)` to `start(sig + 1)`, joined by '\n'. */
+  piece(n: number): string {
+    return this.pieces[n];
+  }
+
+  /** Where signature `sig`'s piece numbers start in `seq` (see `piece`). */
+  start(sig: number): number {
+    return this.starts[sig];
+  }
+
   /** `key(sig)`, without keeping it when it was not made before (for a caller that only hashes it). */
   keyOnce(sig: number): string {
     const known = this.keys[sig];

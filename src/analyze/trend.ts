@@ -19,6 +19,7 @@
 import type { Analysis, AnalyzedGroup, SimilarityLevel, SiteFrame } from './types.js';
 import type { WaitKind } from '../model/dump.js';
 import { cmp } from './compare.js';
+import { seriesRows } from './series-rows.js';
 import { holm, mannKendall, minimumP, normalCdf, senSlope, type MannKendall } from './trend-stats.js';
 
 /** One snapshot of the series with the time it was taken (ms since the epoch, or any common origin). */
@@ -147,23 +148,12 @@ export function trend(series: readonly TrendSample[], opts: TrendOptions = {}): 
     return a.snapshot.capturedAt === undefined ? p : { ...p, capturedAt: a.snapshot.capturedAt };
   });
 
-  // Counts per key across the series, one Map pass per snapshot.
-  const rows = new Map<string, { counts: number[]; group: AnalyzedGroup }>();
-  samples.forEach(({ analysis }, i) => {
-    for (const g of analysis.groups) {
-      let row = rows.get(g.key);
-      if (!row) {
-        row = { counts: new Array<number>(n).fill(0), group: g };
-        rows.set(g.key, row);
-      }
-      row.counts[i] += g.count;
-      row.group = g;
-    }
-  });
+  // Counts per key across the series.
+  const rowList = seriesRows(samples.map((s) => s.analysis));
 
   const totalCounts = samples.map((s) => s.analysis.total);
-  const keys = [...rows.keys()];
-  const all = [totalCounts, ...keys.map((k) => rows.get(k)!.counts)];
+  const keys = rowList.map((r) => r.group.key);
+  const all = [totalCounts, ...rowList.map((r) => r.counts)];
   const tests = all.map((xs) => mannKendall(xs));
   // The total is one test; the groups are corrected over those that changed materially: ±1 wobble in
   // small groups cannot be a leak worth reporting and would only inflate the family (see the header).
@@ -175,34 +165,17 @@ export function trend(series: readonly TrendSample[], opts: TrendOptions = {}): 
   family.forEach((i, j) => (pAdj[i] = adjusted[j]));
 
   const enough = n >= MIN_TREND_SNAPSHOTS;
-  const build = (xs: number[], i: number): SeriesTrend => {
-    const perMinute = untimed ? null : senSlope(times, xs);
+  const judge = (xs: number[], i: number): SeriesFields => {
     const perSnapshot = senSlope(xs.map((_, k) => k), xs) ?? 0;
     const mk = tests[i];
     const verdict: TrendState = enough ? stateOf(xs, mk, pAdj[i], perSnapshot, alpha) : 'insufficient-data';
-    return {
-      counts: xs,
-      first: xs[0] ?? 0,
-      last: xs[n - 1] ?? 0,
-      min: n ? Math.min(...xs) : 0,
-      max: n ? Math.max(...xs) : 0,
-      perMinute: perMinute === null ? null : perMinute * 60_000,
-      perSnapshot,
-      mannKendall: mk,
-      pAdjusted: pAdj[i],
-      material: material[i],
-      verdict,
-      ...(verdict === 'rising-inconclusive' ? { needed: snapshotsNeeded(mk, alpha / (i === 0 ? 1 : Math.max(1, family.length))) } : {}),
-      sparkline: sparkline(xs),
-    };
+    const needed = verdict === 'rising-inconclusive' ? snapshotsNeeded(mk, alpha / (i === 0 ? 1 : Math.max(1, family.length))) : undefined;
+    const perMinute = untimed ? null : senSlope(times, xs);
+    return { perMinute: perMinute === null ? null : perMinute * 60_000, perSnapshot, mk, pAdjusted: pAdj[i], material: material[i], verdict, needed };
   };
 
-  const total = build(totalCounts, 0);
-  const groups: GroupTrend[] = keys.map((key, k) => {
-    const row = rows.get(key)!;
-    const base = { ...build(row.counts, k + 1), key, id: row.group.id, waitKind: row.group.waitKind, group: row.group };
-    return row.group.blockingSite ? { ...base, blockingSite: row.group.blockingSite } : base;
-  });
+  const total = new SeriesTrendOf(totalCounts, judge(totalCounts, 0)) as SeriesTrend;
+  const groups = rowList.map((row, k) => new GroupTrendOf(row.counts, judge(row.counts, k + 1), keys[k], row.group) as GroupTrend);
   groups.sort(
     (a, b) =>
       rank(a.verdict) - rank(b.verdict) || b.perSnapshot - a.perSnapshot || b.last - a.last || cmp(a.key, b.key),
@@ -233,6 +206,59 @@ export function trend(series: readonly TrendSample[], opts: TrendOptions = {}): 
     ...(verdict === 'rising-inconclusive' ? { needed } : {}),
   };
 }
+
+/** What `trend` judged of one series (the total's or a group's), before it is laid out. */
+interface SeriesFields {
+  readonly perMinute: number | null;
+  readonly perSnapshot: number;
+  readonly mk: MannKendall;
+  readonly pAdjusted: number;
+  readonly material: boolean;
+  readonly verdict: TrendState;
+  /** Set for `rising-inconclusive` only (null: no number of snapshots would do). */
+  readonly needed: number | null | undefined;
+}
+
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
+/**
+ * A SeriesTrend's fields, in the order reports and JSON read them, `needed` only where it is set.
+ * Made by assignment (as the analysis's groups are: see group.ts's PlainGroup), not by spreading
+ * one object into another: a series of 20,000 distinct stacks spent most of `trend` copying them.
+ */
+function layOut(t: Writable<SeriesTrend>, xs: number[], f: SeriesFields): void {
+  const n = xs.length;
+  t.counts = xs;
+  t.first = xs[0] ?? 0;
+  t.last = xs[n - 1] ?? 0;
+  t.min = n ? Math.min(...xs) : 0;
+  t.max = n ? Math.max(...xs) : 0;
+  t.perMinute = f.perMinute;
+  t.perSnapshot = f.perSnapshot;
+  t.mannKendall = f.mk;
+  t.pAdjusted = f.pAdjusted;
+  t.material = f.material;
+  t.verdict = f.verdict;
+  if (f.needed !== undefined) t.needed = f.needed;
+  t.sparkline = sparkline(xs);
+}
+
+/** The total's SeriesTrend (a plain object: `new` on a function, its prototype Object's). */
+const SeriesTrendOf = function (this: Writable<SeriesTrend>, xs: number[], f: SeriesFields) {
+  layOut(this, xs, f);
+} as unknown as new (xs: number[], f: SeriesFields) => object;
+SeriesTrendOf.prototype = Object.prototype;
+
+/** A group's trend: its SeriesTrend, then the group's key, id, wait, the group and its blocking site. */
+const GroupTrendOf = function (this: Writable<GroupTrend>, xs: number[], f: SeriesFields, key: string, group: AnalyzedGroup) {
+  layOut(this, xs, f);
+  this.key = key;
+  this.id = group.id;
+  this.waitKind = group.waitKind;
+  this.group = group;
+  if (group.blockingSite) this.blockingSite = group.blockingSite;
+} as unknown as new (xs: number[], f: SeriesFields, key: string, group: AnalyzedGroup) => object;
+GroupTrendOf.prototype = Object.prototype;
 
 /** Materially changed: max − min ≥ 3 goroutines and ≥ 5% of the series' max. */
 export function changedMaterially(xs: readonly number[]): boolean {
@@ -297,6 +323,9 @@ function plateaued(xs: number[]): boolean {
   return tailSlope <= 0 && Math.max(...tail) <= Math.max(...head) + Math.max(1, 0.05 * Math.max(...head));
 }
 
+/** Trend states in the order groups are listed. */
+const RANKED: readonly TrendState[] = ['growing', 'rising-inconclusive', 'bounded', 'shrinking', 'stable', 'insufficient-data'];
+
 function rank(v: TrendState): number {
-  return ['growing', 'rising-inconclusive', 'bounded', 'shrinking', 'stable', 'insufficient-data'].indexOf(v);
+  return RANKED.indexOf(v);
 }
