@@ -204,7 +204,7 @@ export function addReadOptions(cmd: Command, o: { timeout?: boolean } = {}): Com
     .option('--max-protobuf <bytes>', 'refuse a protobuf profile larger than this (default 512MiB)', size)
     .option('--max-entries <n>', 'refuse an archive holding more entries than this (default 100000)', positiveInt)
     .option('--max-depth <n>', 'refuse archives nested deeper than this inside an archive (default 4)', count)
-    .option('--threads <n>', 'threads that read input: several files at once, or one large debug=2 file in parts (default: the number of cores, and one large file in parts only with 3 or more; 1: read in the main thread)', positiveInt)
+    .option('--threads <n>', 'threads that read input: several files at once, or one large debug=2 file in parts (default: the number of cores when there are 3 or more, else 1; 1: read in the main thread)', positiveInt)
     .option('--excerpt', 'the dumps are excerpts: a few goroutines cut from a larger dump (a bug report, a ticket), every one shown a suspect (default: told from signs such as a missing header, goroutine 1 absent, a stack without its header, `...`)')
     .option('--no-excerpt', 'the dumps are complete, whatever their signs');
   if (o.timeout !== false) cmd.option('--timeout <duration>', 'give up on a URL when connecting or a read stalls this long (default 10s to connect, 30s per read)', duration);

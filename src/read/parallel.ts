@@ -1,11 +1,11 @@
 /**
  * Reading with threads, a strategy above the one path (pipeline.ts): several inputs read at once by a
- * small pool of worker threads (min(inputs, cores)), each reading whole inputs through the path
+ * small pool of worker threads (min(inputs, threads); threads by default only with three cores or more), each reading whole inputs through the path
  * (`readInput`, in worker.ts) and posting the `Dump` back; or one large debug=2 file read in parts by
  * this thread and workers (chunked.ts, `partWorkers`). Dumps are plain data (interned frames are
  * shared objects, which structured clone keeps shared), so they cross the thread boundary as they
  * are; an `InputError` is rebuilt on this side with the same code and message (worker-messages.ts).
- * One input, one core, stdin (`-`), small files (see `minWorkerBytes`) or no compiled worker script:
+ * One input, one thread, stdin (`-`), small files (see `minWorkerBytes`) or no compiled worker script:
  * read in this thread, through the same path.
  */
 import { availableParallelism } from 'node:os';
@@ -48,14 +48,16 @@ export async function readDumpsSettled(inputs: readonly string[], opts: Parallel
   };
   const cores = Math.max(1, opts.maxWorkers ?? availableParallelism());
   const script = opts.workerScript ?? workerScript();
-  // One large file: its parts on several threads (chunked.ts), if the file allows it; by default only
-  // with three cores or more. On two, a second reader starts cold and competes with the file reads and
-  // the collector for the same cores: on the 250k-goroutine debug=2 bench dump it took as long as one
-  // thread (1.38-1.76 s against 1.34-1.60 s) for ~0.7 s more CPU and ~25 MB more memory.
-  const partThreads = opts.maxWorkers !== undefined || cores > 2 ? cores : 1;
+  // Threads by default only with three cores or more. On two, a reader in a worker starts cold and
+  // competes with the file reads and the collector for the same cores, and its Dump is copied across:
+  // one large file in parts (chunked.ts) took as long as one thread on the 250k-goroutine debug=2
+  // bench dump (1.38-1.76 s against 1.34-1.60 s) for ~0.7 s more CPU and ~25 MB more memory; `trend`
+  // over four files read by two workers took 0.72 s against 0.53 s in this thread (copies of the 25k
+  // bench dump), and 2.4 s against 1.4 s (copies of the 20,000-distinct-stacks dump).
+  const threads = opts.maxWorkers !== undefined || cores > 2 ? cores : 1;
   const minChunked = opts.minChunkedBytes ?? MIN_CHUNKED_BYTES;
-  if (inputs.length === 1 && partThreads > 1 && script && inputs[0] !== '-' && regularFileSize(inputs[0]) >= minChunked) {
-    const pool = partWorkers(inputs[0], script, cloneableOptions(opts), Math.min(partThreads, MAX_THREADS) - 1);
+  if (inputs.length === 1 && threads > 1 && script && inputs[0] !== '-' && regularFileSize(inputs[0]) >= minChunked) {
+    const pool = partWorkers(inputs[0], script, cloneableOptions(opts), Math.min(threads, MAX_THREADS) - 1);
     const dump = await readChunked(inputs[0], opts, pool.runners, minChunked).catch(() => undefined);
     await pool.close();
     if (dump) return [{ ok: true, dump }];
@@ -64,7 +66,7 @@ export async function readDumpsSettled(inputs: readonly string[], opts: Parallel
   const local: number[] = [];
   const minBytes = opts.minWorkerBytes ?? 4 << 20;
   inputs.forEach((input, i) => (input !== '-' && regularFileSize(input) >= minBytes ? remote : local).push(i));
-  const poolSize = Math.min(remote.length, cores);
+  const poolSize = Math.min(remote.length, threads);
   if (poolSize <= 1 || !script) {
     local.push(...remote);
     remote.length = 0;

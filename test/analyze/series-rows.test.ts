@@ -71,7 +71,7 @@ describe('seriesRows', () => {
     expect(shown(seriesRows(copied))).toEqual(byKey(copied));
     const renamed = analyze(leak[3].snapshot);
     const g = renamed.groups[0];
-    g.key = `${g.key} (renamed)`;
+    (g as { key: string }).key = `${g.key} (renamed)`;
     expect(signatureTexts(g)).toBeUndefined();
     const withRenamed = leak.map((a, i) => (i === 3 ? renamed : a));
     const rows = seriesRows(withRenamed);
