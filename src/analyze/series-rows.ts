@@ -1,6 +1,7 @@
 /**
  * The rows of a trend: one per group key across the analyses of a series, in the order first seen,
- * with the key's count in each analysis and the latest group of that key.
+ * with the key's count in each analysis and the latest group of that key; and the numbering of keys
+ * they are made with (`keyNumbers`, also for diff).
  *
  * Keys are matched as their signatures' piece sequences, numbered series-wide, where every group
  * still reads its key from its analysis's signature table (signature-table.ts: equal sequences are
@@ -20,35 +21,38 @@ export interface SeriesRow {
 }
 
 export function seriesRows(analyses: readonly Analysis[]): SeriesRow[] {
-  return bySignature(analyses) ?? byKey(analyses);
-}
-
-function byKey(analyses: readonly Analysis[]): SeriesRow[] {
-  const rows = new Map<string, SeriesRow>();
-  analyses.forEach((a, i) => {
-    for (const g of a.groups) {
-      let row = rows.get(g.key);
-      if (row === undefined) rows.set(g.key, (row = { counts: new Array<number>(analyses.length).fill(0), group: g }));
-      row.counts[i] += g.count;
-      row.group = g;
-    }
-  });
-  return [...rows.values()];
-}
-
-function bySignature(analyses: readonly Analysis[]): SeriesRow[] | undefined {
-  for (const a of analyses) for (const g of a.groups) if (signatureTexts(g) === undefined) return undefined;
-  const seqs = new SeriesSequences();
+  const numberOf = keyNumbers(analyses);
   const rows: SeriesRow[] = [];
   analyses.forEach((a, i) => {
     for (const g of a.groups) {
-      const r = seqs.rowOf(signatureTexts(g)!, signatureNumber(g));
+      const r = numberOf(g);
       if (r === rows.length) rows.push({ counts: new Array<number>(analyses.length).fill(0), group: g });
       rows[r].counts[i] += g.count;
       rows[r].group = g;
     }
   });
   return rows;
+}
+
+/**
+ * Numbers the keys of the groups of `analyses` alike: groups of equal keys get one number, numbers
+ * count up from 0 in the order first asked for. Every group asked about must be of `analyses`.
+ */
+export function keyNumbers(analyses: readonly Analysis[]): (group: AnalyzedGroup) => number {
+  for (const a of analyses) {
+    for (const g of a.groups) {
+      if (signatureTexts(g) === undefined) {
+        const numbers = new Map<string, number>();
+        return (group) => {
+          let r = numbers.get(group.key);
+          if (r === undefined) numbers.set(group.key, (r = numbers.size));
+          return r;
+        };
+      }
+    }
+  }
+  const seqs = new SeriesSequences();
+  return (group) => seqs.rowOf(signatureTexts(group)!, signatureNumber(group));
 }
 
 /** Signatures of several tables numbered as one: a row per distinct sequence of piece texts. */
@@ -63,7 +67,7 @@ class SeriesSequences {
   private readonly byHash = new Map<number, number | number[]>();
   private seq = new Int32Array(64);
 
-  /** The row of signature `sig` of `texts`: rows.length when it is a new one (then kept). */
+  /** The row of signature `sig` of `texts`: the number of rows so far when it is a new one (then kept). */
   rowOf(texts: SignatureTexts, sig: number): number {
     const from = texts.start(sig);
     const n = texts.start(sig + 1) - from;

@@ -1,5 +1,6 @@
 /**
- * seriesRows: a trend's rows matched by signature piece sequences must be the rows a Map by key
+ * seriesRows and keyNumbers (trend's rows, diff's matching): keys matched by signature piece
+ * sequences must be matched as a Map by key matches them: the rows a Map by key
  * makes (the same keys in the same order, counts and latest groups), on real series and on series of
  * unrelated dumps interleaved, and it must fall back to keys where a group no longer reads its key
  * from its table (a copy, or a key assigned).
@@ -9,7 +10,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyze/index.js';
 import { signatureTexts } from '../../src/analyze/group-key.js';
-import { seriesRows, type SeriesRow } from '../../src/analyze/series-rows.js';
+import { keyNumbers, seriesRows, type SeriesRow } from '../../src/analyze/series-rows.js';
 import type { Analysis } from '../../src/analyze/types.js';
 import { SAMPLES, sampleAndCorpusDumps } from '../helpers/paths.js';
 import { snapshotsOf } from '../helpers/snapshots.js';
@@ -64,6 +65,23 @@ describe('seriesRows', () => {
     const rows = seriesRows(mixed);
     expect(shown(rows)).toEqual(byKey(mixed));
     for (const r of rows) expect(rows.filter((o) => o.group.key === r.group.key)).toHaveLength(1);
+  });
+
+  it('numbers keys one to one, the first asked first, whichever of the analyses holds them', () => {
+    const numberOf = keyNumbers(mixed);
+    const keyOf = new Map<number, string>();
+    const numberOfKey = new Map<string, number>();
+    for (const a of [...mixed].reverse()) {
+      for (const g of a.groups) {
+        const n = numberOf(g);
+        expect(n).toBeLessThanOrEqual(keyOf.size);
+        expect(keyOf.get(n) ?? g.key).toBe(g.key);
+        expect(numberOfKey.get(g.key) ?? n).toBe(n);
+        keyOf.set(n, g.key);
+        numberOfKey.set(g.key, n);
+      }
+    }
+    expect(keyOf.size).toBe(new Set(mixed.flatMap((a) => a.groups.map((g) => g.key))).size);
   });
 
   it('matches by key where a group was copied or given another key', () => {
