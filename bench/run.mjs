@@ -10,7 +10,8 @@
 // The distinct-stacks case (bench/gen -distinct 20000: 20,000 goroutines, each on a stack of its own,
 // all waiting on one channel of one receiver) is timed end to end (`inspect` with and without rules)
 // against the newline count of the same run, and per stage in-process (bench/stage-time.mjs): CPU
-// time per distinct stack across read, analyze, the wait-for graph, rules and the report.
+// time per distinct stack across read, analyze, the wait-for graph, rules and the report, in a fresh
+// process and for the same dump once more in it (a series' next snapshot).
 //
 // --with-1m adds the 1,000,000-goroutine point (a ~2.8 GB debug=2 file; the generator needs ~6 GB of
 // memory): opt-in, and skipped with a note when the machine has too little free memory or disk.
@@ -229,7 +230,7 @@ if (!args.includes('--skip-distinct')) {
   });
   const stagesRuns = [];
   for (let i = 0; i < runs; i++) {
-    const r = spawnSync(process.execPath, [join(here, 'stage-time.mjs'), file], { encoding: 'utf8', maxBuffer: 1 << 26 });
+    const r = spawnSync(process.execPath, [join(here, 'stage-time.mjs'), file, '--again'], { encoding: 'utf8', maxBuffer: 1 << 26 });
     if (r.status !== 0) throw new Error(`stage-time ${file}: exit ${r.status}: ${r.stderr.slice(0, 500)}`);
     stagesRuns.push(JSON.parse(r.stdout));
   }
@@ -238,15 +239,18 @@ if (!args.includes('--skip-distinct')) {
   const perStage = Object.fromEntries(stageNames.map((k) => [k, med(stagesRuns.map((r) => r.stages[k].cpuMs))]));
   const groups = stagesRuns[0].groups;
   const usPerStack = med(stagesRuns.map((r) => r.usPerGroup));
+  const againPerStage = Object.fromEntries(stageNames.map((k) => [k, med(stagesRuns.map((r) => r.again.stages[k].cpuMs))]));
+  const againUsPerStack = med(stagesRuns.map((r) => r.again.usPerGroup));
   results.distinct = {
     file, bytes: statSync(file).size, goroutines: stagesRuns[0].goroutines, groups,
     baselineMs: m.baseline.wallMs, wallMs: m.tool.wallMs, ratio: m.tool.wallMs / m.baseline.wallMs, peakRssMB: m.tool.peakRssMB,
     noRulesMs: m.norules.wallMs, noRulesRatio: m.norules.wallMs / m.baseline.wallMs, noRulesPeakRssMB: m.norules.peakRssMB,
-    stageCpuMs: perStage, usPerStack,
+    stageCpuMs: perStage, usPerStack, againStageCpuMs: againPerStage, againUsPerStack,
   };
   const d = results.distinct;
   console.log(`${count} distinct stacks (${fmt(d.bytes / 1e6, 1)} MB debug=2, ${groups} groups): ${fmt(d.wallMs, 0)} ms (baseline ${fmt(d.baselineMs, 0)} ms, ratio ${fmt(d.ratio)}), peak RSS ${fmt(d.peakRssMB, 0)} MB; without rules ${fmt(d.noRulesMs, 0)} ms (ratio ${fmt(d.noRulesRatio)}), peak RSS ${fmt(d.noRulesPeakRssMB, 0)} MB`);
   console.log(`  CPU per stage, in-process (median of ${runs}): ${stageNames.map((k) => `${k} ${fmt(perStage[k], 0)} ms`).join(', ')}; ${fmt(usPerStack, 1)} µs per distinct stack`);
+  console.log(`  the same dump again in that process (a series' next snapshot: code compiled, heap grown): ${stageNames.map((k) => `${k} ${fmt(againPerStage[k], 0)} ms`).join(', ')}; ${fmt(againUsPerStack, 1)} µs per distinct stack`);
 }
 
 if (!args.includes('--skip-pileup')) {
