@@ -21,6 +21,8 @@ const MAX_MATCHER_BYTES = 64 << 20;
 
 export class ReadCache {
   private known: KnownStacks | undefined;
+  /** Trie nodes of the knowledge taken last, when it was taken. */
+  private nodesBefore = 0;
 
   /**
    * The knowledge for the next input, taken out of the cache until `keep` gives it back (a read that
@@ -29,12 +31,20 @@ export class ReadCache {
   take(): KnownStacks {
     const k = this.known ?? new KnownStacks();
     this.known = undefined;
+    this.nodesBefore = k.nodes;
     return k;
   }
 
-  /** The input read with `k` was read whole: `k` serves the next one, unless it outgrew the caps. */
+  /**
+   * The input read with `k` was read whole: `k` serves the next one, unless it outgrew the caps, or
+   * the input taught it more than half as many stacks' nodes again as it knew: then the input is
+   * mostly not of the process the knowledge came from (unrelated dumps in a row), and what the
+   * knowledge holds costs every later collection more than it spares the next read.
+   */
   keep(k: KnownStacks): void {
     k.inputEnded();
-    this.known = k.nodes > MAX_NODES || k.frames.size > MAX_FRAMES || k.matcherBytes > MAX_MATCHER_BYTES ? undefined : k;
+    const before = this.nodesBefore;
+    const unrelated = before > 0 && k.nodes - before > before / 2;
+    this.known = unrelated || k.nodes > MAX_NODES || k.frames.size > MAX_FRAMES || k.matcherBytes > MAX_MATCHER_BYTES ? undefined : k;
   }
 }

@@ -151,6 +151,17 @@ describe('what one input teaches the reader of the next (ReadCache)', () => {
     k.nodes = TRIE_NODES / 2 + 1;
     cache.keep(k);
     expect(cache.take()).not.toBe(k);
+    // An input that taught more than half as many nodes again as were known: unrelated, dropped.
+    const related = cache.take();
+    related.nodes = 1000;
+    cache.keep(related);
+    expect(cache.take()).toBe(related);
+    related.nodes = 1400;
+    cache.keep(related);
+    expect(cache.take()).toBe(related);
+    related.nodes = 2200;
+    cache.keep(related);
+    expect(cache.take()).not.toBe(related);
     const full = new KnownStacks();
     for (let i = 0; i <= 1 << 18; i++) full.frames.frame(`f${i}`, '', 'x.go', i, false);
     cache.keep(full);
