@@ -7,13 +7,17 @@
  * workers). The cache is used (later inputs take more lines from bytes) and bounded (past its caps it
  * starts again).
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Dump } from '../../src/model/dump.js';
+import { readBundle } from '../../src/read/bundle.js';
 import { readDumpsSettled } from '../../src/read/parallel.js';
 import { readDumpFrom, readInput } from '../../src/read/pipeline.js';
 import { ReadCache } from '../../src/read/read-cache.js';
+import { readFileChunks } from '../../src/read/source.js';
 import { KnownStacks, TRIE_NODES, TracebackReader } from '../../src/read/traceback.js';
 import { CORPUS, SAMPLES, corpusFiles, filesUnder } from '../helpers/paths.js';
 
@@ -141,6 +145,37 @@ describe('what one input teaches the reader of the next (ReadCache)', () => {
       }
     }
   }, 120_000);
+
+  it("an archive's dumps, read one after another, give what each gives alone", async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'read-cache-'));
+    try {
+      const files = [
+        ...series(join(SAMPLES, 'soak-leak', 'series')).filter((f) => f.endsWith('.txt')).slice(0, 3),
+        join(SAMPLES, 'second-leak', 'goroutine.debug2.txt'),
+        ...corpusFiles().filter((f) => f.startsWith('debug2/')).slice(0, 4).map((f) => join(CORPUS, f)),
+      ];
+      const names: string[] = [];
+      files.forEach((f, i) => {
+        const name = `dump${i}-${basename(f)}`;
+        copyFileSync(f, join(tmp, name));
+        names.push(name);
+      });
+      // The big dump again, and cut, between the others.
+      writeFileSync(join(tmp, 'dump9-cut.txt'), cut(join(SAMPLES, 'second-leak', 'goroutine.debug2.txt')).bytes);
+      copyFileSync(join(SAMPLES, 'second-leak', 'goroutine.debug2.txt'), join(tmp, 'dump10-again.txt'));
+      names.push('dump9-cut.txt', 'dump10-again.txt');
+      execFileSync('tar', ['czf', 'bundle.tgz', ...names], { cwd: tmp });
+      const archive = join(tmp, 'bundle.tgz');
+      const read = await readBundle(archive, readFileChunks(archive), {}, archive);
+      expect(read.dumps.length).toBe(names.length);
+      for (const d of read.dumps) {
+        const want = await readDumpFrom(d.name, readFileSync(join(tmp, basename(d.path))));
+        expect(JSON.stringify(d.dump) === JSON.stringify(want), d.name).toBe(true);
+      }
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
 
   it('is bounded: knowledge past its caps is dropped, and a read that fails keeps none', async () => {
     const cache = new ReadCache();
