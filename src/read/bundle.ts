@@ -12,6 +12,7 @@ import { walkArchive, type ArchiveLimits, type SkippedMember, type WalkResult } 
 import { InputError, isInputError } from './errors.js';
 import type { ReadOptions } from './options.js';
 import { readDumpFrom } from './pipeline.js';
+import { ReadCache } from './read-cache.js';
 
 export interface BundleOptions extends ReadOptions {
   /** Entries at most (default 100,000). */
@@ -76,12 +77,14 @@ export async function readBundle(input: string, chunks: AsyncIterable<Uint8Array
   };
   const readOpts: ReadOptions = { ...opts };
   delete readOpts.onProgress;
+  // The archive's files, read one after another, share what their reader learns (read-cache.ts).
+  const cache = new ReadCache();
   const walked: WalkResult = await walkArchive(
     input,
     chunks,
     async (e) => {
       try {
-        const dump = await readDumpFrom(e.name, await smallEntry(e.name, e.chunks, readOpts.maxDecompressedBytes), readOpts);
+        const dump = await readDumpFrom(e.name, await smallEntry(e.name, e.chunks, readOpts.maxDecompressedBytes), readOpts, cache);
         if (dump.snapshots.length === 0 && dump.races.length === 0) {
           counts.otherFiles++;
           return;

@@ -154,6 +154,9 @@ export class FrameMatcher implements Walk {
   /** The memory's buffers that input buffers were made from (`inputBuffer`), and how many were made. */
   private readonly inputs = new Set<ArrayBufferLike>();
   private inputCount = 0;
+  /** Input buffers given for the input being read, and those of inputs read to their end (`releaseInputs`). */
+  private readonly lent: Buffer[] = [];
+  private readonly spare: Buffer[] = [];
   /**
    * The buffer of the last piece walked, and where it lies in an input buffer (-1: it does not; a
    * SharedArrayBuffer's `buffer` getter is a runtime call). Read on every walk (not `byteOffset`
@@ -258,12 +261,46 @@ export class FrameMatcher implements Walk {
    * writes into it.
    */
   inputBuffer(size: number): Buffer | undefined {
+    const i = this.spare.findIndex((s) => s.length === size);
+    if (i >= 0) {
+      const b = this.spare.splice(i, 1)[0];
+      this.lent.push(b);
+      return b;
+    }
     if (this.inputCount >= INPUT_BUFFERS) return undefined;
     this.inputCount++;
     const at = this.alloc(size + INPUT_SLACK);
     const memory = this.memory.buffer;
     this.inputs.add(memory);
-    return Buffer.from(memory, at, size);
+    const b = Buffer.from(memory, at, size);
+    this.lent.push(b);
+    return b;
+  }
+
+  /**
+   * The input the buffers were given for was read to its end (no read of its file is in flight): they
+   * take the reads of the next input this matcher walks. The buffers of an input that failed are
+   * never given again (a read may still be writing into them).
+   */
+  releaseInputs(): void {
+    this.spare.push(...this.lent);
+    this.lent.length = 0;
+  }
+
+  /**
+   * A new input begins (the matcher and its trie are kept from the inputs before, read-cache.ts): its
+   * pieces are new, though their serials start again.
+   */
+  newInput(): void {
+    this.loaded = -1;
+    this.lastBuf = undefined;
+    this.inPlaceAt = -1;
+    this.lent.length = 0;
+  }
+
+  /** Bytes of memory in use: the known text and the input buffers. */
+  get bytesUsed(): number {
+    return this.top;
   }
 
   /** The node walked to last: its kids not held yet are held (the walk may go on from it). */

@@ -16,6 +16,7 @@ import type { Dump } from '../model/dump.js';
 import { MAX_THREADS, MIN_CHUNKED_BYTES, readChunked, type PartRunner } from './chunked.js';
 import type { ParallelOptions, ReadOptions } from './options.js';
 import { readInput } from './pipeline.js';
+import { ReadCache } from './read-cache.js';
 import { regularFileSize } from './source.js';
 import type { TextPart } from './text.js';
 import { WORKER_DATA, revive, type WorkerReply, type WorkerRequest } from './worker-messages.js';
@@ -72,10 +73,12 @@ export async function readDumpsSettled(inputs: readonly string[], opts: Parallel
     remote.length = 0;
     local.sort((a, b) => a - b);
   }
+  // The inputs this thread reads, one after another, share what their reader learns (read-cache.ts).
+  const cache = new ReadCache();
   const readLocal = async (): Promise<void> => {
     for (const i of local) {
       try {
-        results[i] = { ok: true, dump: await readInput(inputs[i], { ...opts, onProgress: (b) => progress(i, b) }) };
+        results[i] = { ok: true, dump: await readInput(inputs[i], { ...opts, onProgress: (b) => progress(i, b) }, cache) };
       } catch (error) {
         results[i] = { ok: false, error };
       }
@@ -123,7 +126,7 @@ export async function readDumpsSettled(inputs: readonly string[], opts: Parallel
   for (const i of remote) {
     if (results[i] === undefined) {
       try {
-        results[i] = { ok: true, dump: await readInput(inputs[i], opts) };
+        results[i] = { ok: true, dump: await readInput(inputs[i], opts, cache) };
       } catch (error) {
         results[i] = { ok: false, error };
       }

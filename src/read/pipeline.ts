@@ -11,13 +11,17 @@ import { InputError } from './errors.js';
 import type { ReadOptions } from './options.js';
 import { looksLikeListing, readListing } from './listing/index.js';
 import { readProtobuf } from './pprof-input.js';
+import type { ReadCache } from './read-cache.js';
 import { openSource } from './source.js';
 import { readText } from './text-input.js';
 
-/** Open a file path, `-` (stdin) or an http(s) URL, and read it whole in this thread. */
-export async function readInput(input: string, opts: ReadOptions = {}): Promise<Dump> {
+/**
+ * Open a file path, `-` (stdin) or an http(s) URL, and read it whole in this thread. `cache`: what
+ * the inputs read before on this thread taught the reader (read-cache.ts); the Dump is the same.
+ */
+export async function readInput(input: string, opts: ReadOptions = {}, cache?: ReadCache): Promise<Dump> {
   const src = await openSource(input, opts);
-  return readDumpFrom(src.name, src.chunks, opts);
+  return readDumpFrom(src.name, src.chunks, opts, cache);
 }
 
 /** Read bytes from any chunk stream (or one buffer / string) under the given source name. */
@@ -25,6 +29,7 @@ export async function readDumpFrom(
   source: string,
   input: AsyncIterable<Uint8Array> | Uint8Array | string,
   opts: ReadOptions = {},
+  cache?: ReadCache,
 ): Promise<Dump> {
   let gzipTruncated = false;
   const content = maybeGunzip(source, toChunks(input), opts.maxDecompressedBytes ?? DEFAULT_MAX_DECOMPRESSED, () => {
@@ -34,9 +39,15 @@ export async function readDumpFrom(
   const first = await it.next();
   if (first.done) throw new InputError(source, 'empty', 'is empty');
   const rest: AsyncIterable<Uint8Array> = { [Symbol.asyncIterator]: () => it };
-  const read = looksLikeProtobuf(first.value) ? readProtobuf : looksLikeListing(first.value) ? readListing : readText;
+  const read = looksLikeProtobuf(first.value) ? readProtobuf : looksLikeListing(first.value) ? readListing : undefined;
+  const gzipEnded = (): boolean => gzipTruncated;
   try {
-    return await read(source, first.value, rest, () => gzipTruncated, opts);
+    if (read !== undefined) return await read(source, first.value, rest, gzipEnded, opts);
+    // Taken out of the cache while read: a read that fails gives back nothing it may have half-made.
+    const known = cache?.take();
+    const dump = await readText(source, first.value, rest, gzipEnded, opts, known);
+    if (known !== undefined) cache!.keep(known);
+    return dump;
   } catch (e) {
     // A page served as text/plain or saved to a file: say what it is rather than "no dump found".
     if (e instanceof InputError && e.code === 'not-a-dump' && looksLikeHtml(first.value)) {

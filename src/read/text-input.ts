@@ -11,6 +11,7 @@ import { LineSplitter } from './lines.js';
 import type { ReadOptions } from './options.js';
 import { readInto, releaseChunk } from './source.js';
 import { TextDumpReader } from './text.js';
+import type { KnownStacks } from './traceback.js';
 
 /**
  * Text read at most before a dump must have started (ReadOptions.maxBytesBeforeDump): the size at
@@ -29,8 +30,8 @@ export function readInPlace(reader: TextDumpReader, c: Uint8Array): void {
 }
 
 /** A text reader fed by a line splitter; lines longer than the limit are cut and listed in `longLines`. */
-export function textReader(source: string, opts: ReadOptions, continues = false): { reader: TextDumpReader; splitter: LineSplitter; longLines: Diagnostic[] } {
-  const reader = new TextDumpReader(source, opts, continues);
+export function textReader(source: string, opts: ReadOptions, continues = false, known?: KnownStacks): { reader: TextDumpReader; splitter: LineSplitter; longLines: Diagnostic[] } {
+  const reader = new TextDumpReader(source, opts, continues, known);
   const longLines: Diagnostic[] = [];
   const max = opts.maxLineLength ?? 1 << 20;
   const splitter = new LineSplitter(
@@ -47,7 +48,8 @@ export function textReader(source: string, opts: ReadOptions, continues = false)
 
 /**
  * Read text content (already gunzipped): `first` is its first chunk, `rest` the others; `gzipEnded`
- * says, once the content is read, whether a gzip stream around it was cut short.
+ * says, once the content is read, whether a gzip stream around it was cut short. `known`: what the
+ * readers of inputs before this one learned of their stacks (read-cache.ts); by default nothing.
  */
 export async function readText(
   source: string,
@@ -55,8 +57,9 @@ export async function readText(
   rest: AsyncIterable<Uint8Array>,
   gzipEnded: () => boolean,
   opts: ReadOptions,
+  known?: KnownStacks,
 ): Promise<Dump> {
-  const { reader, splitter, longLines } = textReader(source, opts);
+  const { reader, splitter, longLines } = textReader(source, opts, false, known);
   const searchBytes = opts.maxBytesBeforeDump ?? DEFAULT_DUMP_SEARCH_BYTES;
   let searching = true;
   let bytes = 0;

@@ -8,7 +8,7 @@
  * headline after goroutines, a goroutine id already seen in the snapshot, or a timestamp line
  * (`2019-08-21 12:32:42 stdout:`) between dumps.
  */
-import { FrameTable, SnapshotBuilder, type BuilderPart, type GoroutineRecord } from '../model/builder.js';
+import { SnapshotBuilder, type BuilderPart, type FrameTable, type GoroutineRecord } from '../model/builder.js';
 import type { Diagnostic, Dump, DumpFormat, Frame, ProfileKind, RaceReport, Snapshot } from '../model/dump.js';
 import { dumpContext, mergeFacts, newFacts, notePreamble, noteText, type ContextFacts } from './context.js';
 import { excerptContext } from './excerpt.js';
@@ -18,7 +18,7 @@ import { parseHeader } from './frame.js';
 import { parseLeakRecord, recordHeader, type LeakRecord } from './leakrecord.js';
 import type { Bytes } from './lines.js';
 import { RaceReader } from './race.js';
-import { TracebackReader, type HeadlineKind, type TracebackHost } from './traceback.js';
+import { KnownStacks, TracebackReader, type HeadlineKind, type TracebackHost } from './traceback.js';
 import {
   TestJsonJoiner, Unwrapper, findAnchor, isControlEcho, leadingTimestamp, timestampHeader, unescapeMarkdown,
 } from './unwrap.js';
@@ -78,10 +78,10 @@ function count(s: Snap): number {
 }
 
 export class TextDumpReader implements TracebackHost {
-  readonly frames = new FrameTable();
+  readonly frames: FrameTable;
   private readonly unwrap = new Unwrapper();
   private readonly json = new TestJsonJoiner();
-  private readonly tb = new TracebackReader(this);
+  private readonly tb: TracebackReader;
   private readonly race: RaceReader;
   private debug1: Debug1Reader | undefined;
   private readonly snaps: Snap[] = [];
@@ -122,13 +122,17 @@ export class TextDumpReader implements TracebackHost {
 
   /**
    * `continues`: the input is a later part of a large file, cut at a goroutine header (chunked.ts); it
-   * starts inside a plain debug=2 snapshot begun before it.
+   * starts inside a plain debug=2 snapshot begun before it. `known`: what readers of inputs before
+   * this one learned of their stacks (read-cache.ts); by default nothing.
    */
   constructor(
     readonly source: string,
     readonly opts: TextReadOptions = {},
     continues = false,
+    known: KnownStacks = new KnownStacks(),
   ) {
+    this.frames = known.frames;
+    this.tb = new TracebackReader(this, known);
     this.race = new RaceReader(source, this.frames, (r) => this.races.push(r), (d) => this.warnings.push(d));
     if (continues) this.begin('debug2', 1).continued = true;
   }

@@ -51,7 +51,7 @@ const PREAMBLE_CAP = 10;
 /** File lines remembered with their frame (see `file`). */
 const LINE_CACHE = 1 << 16;
 /** Nodes of the stack trie at most (see `StackNode`); past it, frames come from the line cache. */
-const TRIE_NODES = 1 << 18;
+export const TRIE_NODES = 1 << 18;
 
 /**
  * A file line and the frame it completed with the call line before it, parsed once (`file`): every
@@ -290,6 +290,64 @@ const HELD_CALL = 7;
 /** After a bare C function name in a goroutine. `\t/src/lib.c:12 pc=0x4a5b1c` → CALL; else the goroutine ended → IDLE. */
 const C_FILE = 8;
 
+/**
+ * What reading stacks learns from their text alone, apart from any one input: the interned frames,
+ * the frame texts by file line, the trie of stacks with what its end nodes hold (group-key part,
+ * frames, creator lines, wait kind), the frame matcher's copy of it, and header status parts. A
+ * thread that reads inputs one after another (the snapshots of a series, read-cache.ts) hands it
+ * from one reader to the next, so that a stack read before is walked in WebAssembly the first time
+ * it is met again instead of line by line. Nothing in it depends on which input taught it or where:
+ * an input's Dump is the same with it as with a new one (test/read/read-cache.test.ts).
+ */
+export class KnownStacks {
+  readonly frames = new FrameTable();
+  readonly lineFrames = new Map<string, FrameLine>();
+  readonly root = newRoot();
+  /** Nodes in the trie (at most TRIE_NODES). */
+  nodes = 0;
+  /** Arrays `framesTo` and `withKid` gather in (reused; they keep nodes and frames of this trie only). */
+  readonly framesGathered: Frame[] = [];
+  readonly kidsGathered: StackNode[] = [];
+  /** Made at the first stack read twice; null: WebAssembly is not available. */
+  matcher: FrameMatcher | null | undefined = undefined;
+  /**
+   * The matcher made early for `inputBuffer`, the one `takeKnownFrames` takes up when it first needs
+   * one (not before: the reader goes the same way as without input buffers, and the JIT sees it so).
+   */
+  inputMatcher: FrameMatcher | null | undefined = undefined;
+  /** The creator lines the matcher tries at nodes without their own (`FrameMatcher.anyCreator`). */
+  anyCreator: NodeCreator | undefined = undefined;
+  /**
+   * Status parts (`[…]:`) of headers `takeHeader` parsed, and what they said: a few slots, a status
+   * in the slot its length and two of its bytes pick (a dump's goroutines alternate between a few).
+   */
+  readonly tails: Array<{ bytes: Uint8Array; header: Header } | undefined> = new Array(TAIL_SLOTS).fill(undefined);
+  /** The last state `keptState` detached. */
+  lastState = '';
+
+  /** A new input begins: the matcher forgets the pieces of the last one (their serials start again). */
+  begin(): void {
+    (this.matcher ?? this.inputMatcher)?.newInput();
+  }
+
+  /** The input was read to its end (its file's reads are over): its input buffers take the next input's reads. */
+  inputEnded(): void {
+    (this.matcher ?? this.inputMatcher)?.releaseInputs();
+  }
+
+  /** Bytes of the matcher's memory in use (0 without one). */
+  get matcherBytes(): number {
+    return (this.matcher ?? this.inputMatcher)?.bytesUsed ?? 0;
+  }
+}
+
+/** The trie's root: no frame, the empty key. */
+function newRoot(): StackNode {
+  const root = new StackNode(undefined, undefined);
+  endOf(root).key = '';
+  return root;
+}
+
 export class TracebackReader {
   private state = IDLE;
   /** The goroutine being read, and where it goes (undefined: counted nowhere). */
@@ -304,12 +362,11 @@ export class TracebackReader {
   private callArgs = 0;
   private callInlined = false;
   private callNo = 0;
-  private readonly lineFrames = new Map<string, FrameLine>();
-  private readonly root = TracebackReader.newRoot();
-  private nodes = 0;
-  /** Arrays `framesTo` and `withKid` gather in (reused; they keep nodes and frames of this trie only). */
-  private readonly framesGathered: Frame[] = [];
-  private readonly kidsGathered: StackNode[] = [];
+  private readonly lineFrames: Map<string, FrameLine>;
+  private readonly root: StackNode;
+  private readonly framesGathered: Frame[];
+  private readonly kidsGathered: StackNode[];
+  private readonly tails: Array<{ bytes: Uint8Array; header: Header } | undefined>;
   /** Where the frames read so far lead in the trie; undefined: off the trie (unique `fp=` lines). */
   private node: StackNode | undefined;
   /** The call line held in a preamble (HELD_CALL). */
@@ -327,13 +384,17 @@ export class TracebackReader {
   /** The held call line (HELD_CALL) opens a pasted stack without its header, not a crash's. */
   private headless = false;
 
-  constructor(private readonly host: TracebackHost) {}
-
-  /** The trie's root: no frame, the empty key. */
-  private static newRoot(): StackNode {
-    const root = new StackNode(undefined, undefined);
-    endOf(root).key = '';
-    return root;
+  /** `known`: what the readers of earlier inputs learned (the host's `frames` are its own). */
+  constructor(
+    private readonly host: TracebackHost,
+    private readonly known: KnownStacks,
+  ) {
+    this.lineFrames = known.lineFrames;
+    this.root = known.root;
+    this.framesGathered = known.framesGathered;
+    this.kidsGathered = known.kidsGathered;
+    this.tails = known.tails;
+    known.begin();
   }
 
   /** The function of the pending call line (sliced only when needed). */
@@ -610,9 +671,10 @@ export class TracebackReader {
 
   /** A new node under `parent` (undefined when the trie is full). */
   private newKid(parent: StackNode, t: FrameLine): StackNode | undefined {
-    if (this.nodes >= TRIE_NODES) return undefined;
+    const known = this.known;
+    if (known.nodes >= TRIE_NODES) return undefined;
     const k = new StackNode(t, parent);
-    this.nodes++;
+    known.nodes++;
     const kids = parent.kids;
     // Arrays of the length needed while few (a push reserves 17): most nodes have one to four kids.
     if (kids === undefined || kids.length < KIDS_GATHERED) parent.kids = withKid(kids, k, this.kidsGathered);
@@ -624,25 +686,16 @@ export class TracebackReader {
   /** Lines taken by the last `takeKnownFrames`; whether the last was the blank line that ends the goroutine. */
   takenLines = 0;
   takenEnd = false;
-  /** Made at the first stack read twice; null: WebAssembly is not available. */
-  private matcher: FrameMatcher | null | undefined;
-  /** The creator lines the matcher tries at nodes without their own (`FrameMatcher.anyCreator`). */
-  private anyCreator: NodeCreator | undefined;
 
   /**
    * A buffer for input to be read into, in the matcher's memory, where `takeKnownFrames` walks it
    * without copying it (`FrameMatcher.inputBuffer`); undefined without WebAssembly, or past a few.
    */
   inputBuffer(size: number): Buffer | undefined {
-    if (this.matcher === undefined && this.inputMatcher === undefined) this.inputMatcher = FrameMatcher.create() ?? null;
-    return (this.matcher ?? this.inputMatcher)?.inputBuffer(size);
+    const known = this.known;
+    if (known.matcher === undefined && known.inputMatcher === undefined) known.inputMatcher = FrameMatcher.create() ?? null;
+    return (known.matcher ?? known.inputMatcher)?.inputBuffer(size);
   }
-
-  /**
-   * The matcher made early for `inputBuffer`, the one `takeKnownFrames` takes up when it first needs
-   * one (not before: the reader goes the same way as without input buffers, and the JIT sees it so).
-   */
-  private inputMatcher: FrameMatcher | null | undefined;
 
   /**
    * In a goroutine's stack (`start`: its next call line in the piece `bytes`, decoded as `s` when the
@@ -662,19 +715,20 @@ export class TracebackReader {
     const g = this.g;
     let node = this.node;
     // Before the first stack is read whole there is nothing to match (no kid, no frame text).
-    if (this.state !== CALL || g === undefined || node === undefined || (node.kids === undefined && !this.matcher) || this.inAncestor) return start;
+    const known = this.known;
+    if (this.state !== CALL || g === undefined || node === undefined || (node.kids === undefined && !known.matcher) || this.inAncestor) return start;
     // A goroutine writing a debug=2 dump may start the next dump (`call`): left to the line path.
     const base = this.frameList.length;
     if (base === 0 && g.state === 'running') return start;
-    if (this.matcher === undefined) this.matcher = this.inputMatcher ?? FrameMatcher.create() ?? null;
-    const m = this.matcher;
+    if (known.matcher === undefined) known.matcher = known.inputMatcher ?? FrameMatcher.create() ?? null;
+    const m = known.matcher;
     if (m === null) return start;
     let p = start;
     let taken = 0;
     const args = this.gArgs;
     for (;;) {
       // New nodes at most as many as the trie may still hold (`newKid` makes each).
-      const w = m.walk(bytes, p, node, TRIE_NODES - this.nodes);
+      const w = m.walk(bytes, p, node, TRIE_NODES - known.nodes);
       if (w.count > 0) {
         if (args !== undefined) for (let i = 0; i < w.count; i++) args[base + taken + i] = w.args(s, bytes, i);
         node = w.last() as StackNode;
@@ -709,12 +763,6 @@ export class TracebackReader {
     this.takenEnd = false;
     return p;
   }
-
-  /**
-   * Status parts (`[…]:`) of headers `takeHeader` parsed, and what they said: a few slots, a status
-   * in the slot its length and two of its bytes pick (a dump's goroutines alternate between a few).
-   */
-  private readonly tails: Array<{ bytes: Uint8Array; header: Header } | undefined> = new Array(TAIL_SLOTS).fill(undefined);
 
   /**
    * Between goroutines (after one `takeKnownFrames` read to its end), the header line at `p` of the
@@ -807,13 +855,14 @@ export class TracebackReader {
       const node = this.node;
       if (node !== undefined && !this.inAncestor) {
         const end = endOf(node);
+        const known = this.known;
         if (end.creatorLines === undefined && end.ended++ > 0) {
           end.creatorLines = this.creatorLines(line);
-          this.matcher?.addCreator(node);
-        } else if (this.matcher && this.anyCreator?.fileLine !== line) {
+          known.matcher?.addCreator(node);
+        } else if (known.matcher && known.anyCreator?.fileLine !== line) {
           // Goroutines of new stacks often share their creator: tried at nodes that have none (the last one read).
-          this.anyCreator = this.creatorLines(line);
-          if (this.anyCreator !== undefined) this.matcher.anyCreator(this.anyCreator);
+          known.anyCreator = this.creatorLines(line);
+          if (known.anyCreator !== undefined) known.matcher.anyCreator(known.anyCreator);
         }
       }
       this.state = AFTER_CREATOR;
@@ -902,13 +951,11 @@ export class TracebackReader {
     this.node = undefined;
   }
 
-  /** The last state `keptState` detached. */
-  private lastState = '';
-
   /** `detach(state)`, once for a run of goroutines in one state (the nodes of new stacks keep it). */
   private keptState(state: string): string {
-    if (state !== this.lastState) this.lastState = detach(state);
-    return this.lastState;
+    const known = this.known;
+    if (state !== known.lastState) known.lastState = detach(state);
+    return known.lastState;
   }
 
   /** The goroutine is complete (or cut short: `problem`); add it to its snapshot. */

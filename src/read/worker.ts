@@ -6,6 +6,7 @@
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { readPart } from './chunked.js';
 import { readInput } from './pipeline.js';
+import { ReadCache } from './read-cache.js';
 import type { TextPart } from './text.js';
 import { WORKER_DATA, serialize, type WorkerReply, type WorkerRequest } from './worker-messages.js';
 
@@ -16,6 +17,8 @@ function partBuffers(part: TextPart): ArrayBuffer[] {
 const marked = (workerData as Partial<typeof WORKER_DATA> | null)?.leakscopeReadWorker === true;
 if (!isMainThread && parentPort && marked) {
   const port = parentPort;
+  // The whole inputs this worker reads, one after another, share what their reader learns (read-cache.ts).
+  const cache = new ReadCache();
   port.on('message', (m: WorkerRequest) => {
     let last = 0;
     const onProgress = m.progress
@@ -36,6 +39,6 @@ if (!isMainThread && parentPort && marked) {
       );
       return;
     }
-    readInput(m.input, { ...m.opts, ...(onProgress ? { onProgress } : {}) }).then((dump) => port.postMessage({ kind: 'dump', dump } satisfies WorkerReply), failed);
+    readInput(m.input, { ...m.opts, ...(onProgress ? { onProgress } : {}) }, cache).then((dump) => port.postMessage({ kind: 'dump', dump } satisfies WorkerReply), failed);
   });
 }

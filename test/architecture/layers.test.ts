@@ -75,8 +75,8 @@ const READ_LAYERS: readonly (readonly [layer: string, files: readonly string[]])
   ['listings', ['listing/types', 'listing/header', 'listing/cells', 'listing/sniff', 'listing/infer', 'listing/top', 'listing/traces', 'listing/raw', 'listing/tree']],
   // Where bytes come from and how they are undone: files, stdin, URLs, gzip, archives.
   ['sources', ['stream-chunks', 'source', 'decompress', 'archive']],
-  // A format's reader fed by a byte stream, and the options of reading.
-  ['inputs', ['options', 'text-input', 'pprof-input', 'listing/index']],
+  // A format's reader fed by a byte stream, the options of reading, and what reading one input teaches the next.
+  ['inputs', ['options', 'read-cache', 'text-input', 'pprof-input', 'listing/index']],
   // The one path: open → gunzip → sniff → the format's reader.
   ['path', ['pipeline']],
   // Ways of using the path: one file in parts, several on worker threads, the files of an archive.

@@ -465,7 +465,7 @@ describe('frame texts shared across the stack trie', () => {
     splitter.end();
     reader.end({ inputTruncated: false });
     type Held = { frame: { func: string } | undefined; line: string; at: number };
-    const m = (reader as unknown as { tb: { matcher: { nodes: Held[]; ints: Int32Array; bytes: Buffer } } }).tb.matcher;
+    const m = (reader as unknown as { tb: { known: { matcher: { nodes: Held[]; ints: Int32Array; bytes: Buffer } } } }).tb.known.matcher;
     const texts = new Set<number>();
     for (const n of m.nodes.slice(1)) {
       const text = m.ints[(n.at >> 2) + 7];
