@@ -57,6 +57,7 @@ const staticOwnImports = {
   name: 'static-own-imports',
   setup(b) {
     b.onLoad({ filter: /[\\/]dist[\\/].*\.js$/ }, async (args) => {
+      if (!args.path.startsWith(`${root}dist`)) return undefined; // a package's own dist/
       const text = await readFile(args.path, 'utf8');
       let n = 0;
       const imports = [];
