@@ -34,8 +34,6 @@ class Itself {
 class Signature extends Itself {
   readonly #texts: SignatureTexts;
   readonly #sig: number;
-  /** The key is still read from the signature (not assigned: see KEY). */
-  #read = true;
 
   constructor(group: object, texts: SignatureTexts, sig: number) {
     super(group);
@@ -45,16 +43,12 @@ class Signature extends Itself {
 
   /** The texts `g`'s key is read from, while it is; undefined for any other object. */
   static texts(g: object): SignatureTexts | undefined {
-    return #texts in g && (g as Signature).#read ? (g as Signature).#texts : undefined;
+    return #texts in g && !assigned.has(g) ? (g as Signature).#texts : undefined;
   }
 
   /** `g`'s signature number in `texts(g)`. */
   static sig(g: object): number {
     return (g as Signature).#sig;
-  }
-
-  static assigned(g: object): void {
-    (g as Signature).#read = false;
   }
 
   static key(g: object): string {
@@ -95,10 +89,16 @@ function accessor(name: string, get: (o: object) => string, set?: (o: object) =>
   };
 }
 
+/**
+ * Groups whose key was assigned: it is no longer read from their signature. Kept apart (assigning a
+ * key is rare) rather than as one more field of every group, which `defineKeyAndId` makes for each.
+ */
+const assigned = new WeakSet<object>();
+
 // As with a data key, the id stays that of the key the group was made with.
 const KEY = accessor('key', (g) => Signature.key(g), (g) => {
   data(g, 'id', Signature.id(g));
-  Signature.assigned(g);
+  assigned.add(g);
 });
 const ID = accessor('id', (g) => Signature.id(g));
 
