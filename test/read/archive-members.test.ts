@@ -33,6 +33,14 @@ const EXT: Record<Kind, string> = { 'tar of tar.xz': 'tar.xz', 'tgz of tar.gz': 
 /** `pod-a-goroutine-<time>`, the profile collector's name, so the series is ordered by it. */
 const entryName = (i: number) => `pod-a-goroutine-2026-11-30T07_36_${String(10 + i).padStart(2, '0')}`;
 
+/**
+ * tar's options that make an archive the same bytes at every run (no times, owners or order of the
+ * machine): where eight overwritten bytes fall in what the decompressor gives before it fails is then
+ * the same at every run too. With the times of the run, the break in the outer tgz sometimes fell
+ * before any entry was read, and the walk failed instead of stopping (1 run in ~10).
+ */
+const SAME_BYTES = ['--mtime=@0', '--owner=0', '--group=0', '--numeric-owner', '--sort=name'];
+
 /** loop1..loop4 members of the kind, `corrupt` (1-based) with 8 bytes overwritten in its middle; then the outer archive. */
 function pack(kind: Kind, corrupt: number | undefined, name: string): string {
   const dir = join(tmp, name);
@@ -46,8 +54,8 @@ function pack(kind: Kind, corrupt: number | undefined, name: string): string {
       copyFileSync(join(SERIES, DUMPS[i]), join(loop, entryName(i)));
     }
     const member = `loop${l}.${EXT[kind]}`;
-    if (kind === 'tar of tar.xz') sh('tar', ['cfJ', member, '-C', `loop${l}`, '.'], dir);
-    else if (kind === 'tgz of tar.gz') sh('tar', ['czf', member, '-C', `loop${l}`, '.'], dir);
+    if (kind === 'tar of tar.xz') sh('tar', ['cfJ', member, ...SAME_BYTES, '-C', `loop${l}`, '.'], dir);
+    else if (kind === 'tgz of tar.gz') sh('tar', ['czf', member, ...SAME_BYTES, '-C', `loop${l}`, '.'], dir);
     else sh('zip', ['-q', '-j', member, ...readdirSync(loop).map((f) => join(`loop${l}`, f))], dir);
     if (l === corrupt) {
       const b = readFileSync(join(dir, member));
@@ -58,8 +66,8 @@ function pack(kind: Kind, corrupt: number | undefined, name: string): string {
     members.push(member);
   }
   const outer = join(tmp, `${name}.${kind === 'tar of tar.xz' ? 'tar' : kind === 'tgz of tar.gz' ? 'tgz' : 'outer.zip'}`);
-  if (kind === 'tar of tar.xz') sh('tar', ['cf', outer, ...members], dir);
-  else if (kind === 'tgz of tar.gz') sh('tar', ['czf', outer, ...members], dir);
+  if (kind === 'tar of tar.xz') sh('tar', ['cf', outer, ...SAME_BYTES, ...members], dir);
+  else if (kind === 'tgz of tar.gz') sh('tar', ['czf', outer, ...SAME_BYTES, ...members], dir);
   else sh('zip', ['-q', '-0', outer, ...members], dir);
   return outer;
 }
