@@ -2,7 +2,7 @@
 import type { Analysis, AnalyzedGroup, SiteFrame } from '../analyze/types.js';
 import type { RaceReport } from '../model/dump.js';
 import { describe, evidenceGroup, render, templateVars } from './evidence.js';
-import { isJoinWaiter, isParked, num, pct, sameSite, shortFunc, siteOf, siteText, stateOf, waitText } from './frames.js';
+import { goroutines, isJoinWaiter, isParked, num, pct, sameSite, shortFunc, siteOf, siteText, stateOf, waitText } from './frames.js';
 import type { LinkGraph } from './links.js';
 import { countText, listingFinding, tidy } from './listing.js';
 import type { EvidenceGroup, Finding, Rule, Severity } from './types.js';
@@ -205,25 +205,55 @@ function bubbleFact(g: AnalyzedGroup): string | undefined {
 }
 
 /**
- * The evidence of a rooted candidate's further roots, pushed to `groups`, and the fact that says each
+ * The evidence of a rooted candidate's further roots, pushed to `groups`, and the facts that say them
  * (`also root: …`), in one pass: a site reached by 20,000 stacks has as many further roots, and a
  * second pass over their groups (scattered over the heap) costs milliseconds of cache misses.
+ * Roots described alike (one site reached by 20,000 stacks of one goroutine each) are one fact with
+ * their number, and at most MAX_ROOT_FACTS descriptions are said: the evidence lists every group.
  */
 function furtherRoots(c: Candidate, groups: EvidenceGroup[]): string[] {
-  const also = siteCount(c) !== c.root!.count ? 'also at this site, another call path' : 'also root';
-  const out: string[] = [];
-  // Consecutive roots alike (one site reached by 20,000 stacks) share one fact text.
-  let said = '';
-  let fact = '';
+  const atSite = siteCount(c) !== c.root!.count;
+  // Each description, with the roots it describes and their goroutines (in the order first met).
+  const alike = new Map<string, Alike>();
+  let last: Alike | undefined;
   for (let i = 0; i < c.roots.length; i++) {
     const g = c.roots[i];
     groups.push(evidenceGroup(g, 'root'));
     const d = describe(g);
-    if (d !== said || fact === '') fact = `${also}: ${(said = d)}`;
-    out.push(fact);
+    // Consecutive roots alike share one text (`describe` keeps its last): no map lookup each.
+    if (last === undefined || last.text !== d) {
+      last = alike.get(d);
+      if (last === undefined) alike.set(d, (last = new Alike(d)));
+    }
+    last.roots++;
+    last.goroutines += g.count;
+  }
+  const out: string[] = [];
+  let unsaidRoots = 0;
+  let unsaidGoroutines = 0;
+  for (const e of alike.values()) {
+    if (out.length === MAX_ROOT_FACTS) {
+      unsaidRoots += e.roots;
+      unsaidGoroutines += e.goroutines;
+    } else if (e.roots === 1) out.push(`${atSite ? 'also at this site, another call path' : 'also root'}: ${e.text}`);
+    else out.push(`${atSite ? `also at this site, ${num(e.roots)} other call paths` : `also root, ${num(e.roots)} groups`}, each: ${e.text}`);
+  }
+  if (unsaidRoots > 0) {
+    const what = atSite ? `${num(unsaidRoots)} more call path${unsaidRoots === 1 ? '' : 's'} at this site` : `${num(unsaidRoots)} more root group${unsaidRoots === 1 ? '' : 's'}`;
+    out.push(`and ${what} (${goroutines(unsaidGoroutines)}), each in the evidence`);
   }
   return out;
 }
+
+/** Further roots with one description (`furtherRoots`). */
+class Alike {
+  roots = 0;
+  goroutines = 0;
+  constructor(readonly text: string) {}
+}
+
+/** Descriptions of further roots said as facts, at most (the rest are summed in one more). */
+const MAX_ROOT_FACTS = 10;
 
 /** `rootsSaid`: the facts of the further roots (`furtherRoots`). */
 function rootFacts(c: Candidate, a: Analysis, rootsSaid: readonly string[]): string[] {
@@ -236,7 +266,7 @@ function rootFacts(c: Candidate, a: Analysis, rootsSaid: readonly string[]): str
   const bubble = bubbleFact(g);
   if (bubble) out.push(bubble);
   const atSite = siteCount(c);
-  if (atSite !== g.count) out.push(`${num(atSite)} goroutines at ${siteText(siteOf(g))} in ${c.roots.length + 1} call paths; the largest is shown`);
+  if (atSite !== g.count) out.push(`${num(atSite)} goroutines at ${siteText(siteOf(g))} in ${num(c.roots.length + 1)} call paths; the largest is shown`);
   for (let i = 0; i < rootsSaid.length; i++) out.push(rootsSaid[i]);
   const rootCount = g.count + goroutinesOf(c.roots);
   for (const q of c.consequences) {

@@ -251,6 +251,8 @@ export function pct(share: number): string {
   if (share >= 0.995) return '100%';
   if (share >= 0.1) return `${Math.round(share * 100)}%`;
   if (share >= 0.01) return `${(share * 100).toFixed(1)}%`;
+  // (A share that rounds to 0.00% is not none: 1 goroutine of 20,001.)
+  if (share > 0 && share < 0.00005) return '<0.01%';
   return `${(share * 100).toFixed(2)}%`;
 }
 

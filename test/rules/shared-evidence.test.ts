@@ -1,9 +1,8 @@
 /**
  * A finding about one site reached by many stacks has one evidence group and one fact per stack,
  * mostly alike. Their parts are shared instead of made per group: the evidence's site object (one
- * per site frame), `describe`'s text (one per site frame, count and state), the "another call path"
- * fact (one per run of equal texts) and the table report's line of a fact (one per run of equal
- * facts). Each must give what making it anew gives: a group seen through a copy of its site frame
+ * per site frame), `describe`'s text (one per site frame, count and state), and the table report's
+ * line of a fact (one per run of equal facts); the further roots described alike are one fact. Each must give what making it anew gives: a group seen through a copy of its site frame
  * (which nothing has been made for yet) is described the same, in any order, and a table report
  * prints every fact as it prints it alone.
  */
@@ -15,7 +14,9 @@ import { readDump } from '../../src/read/index.js';
 import { renderTable } from '../../src/report/table.js';
 import { describe, evidenceGroup } from '../../src/rules/evidence.js';
 import { siteOf } from '../../src/rules/frames.js';
+import { candidate, finishCandidate } from '../../src/rules/candidate.js';
 import { runRules } from '../../src/rules/index.js';
+import { builtinRules } from '../../src/rules/packs.js';
 import type { Finding } from '../../src/rules/types.js';
 import { CORPUS, SAMPLES, corpusAvailable, filesUnder } from '../helpers/paths.js';
 import { snapshotsOf } from '../helpers/snapshots.js';
@@ -83,5 +84,36 @@ suite('shared evidence of a finding', () => {
       const alone = f.evidence.facts.flatMap((x) => factLines({ ...f, evidence: { ...f.evidence, facts: [x] } }));
       expect(factLines(f)).toEqual(alone);
     }
+  });
+
+  it('says further roots described alike in one fact, and at most ten descriptions', async () => {
+    const dump = await readDump(join(SAMPLES, 'lock-pileup', 'goroutine.debug2.txt'));
+    const a = analyze(dump.snapshots[0]);
+    const g = a.groups.find((x) => siteOf(x) && x.count > 1)!;
+    const rule = builtinRules().find((r) => r.id === 'core/lock-pileup') ?? builtinRules()[0];
+    const facts = (roots: AnalyzedGroup[]) => {
+      const f = finishCandidate({ ...candidate(rule, g, { roots }), severity: 'warning' }, a);
+      // Every root is in the evidence, whatever the facts say.
+      expect(f.evidence.groups.length).toBe(roots.length + 1);
+      return f.evidence.facts.filter((x) => x.startsWith('also') || x.startsWith('and '));
+    };
+    const one = { ...g, count: 1 };
+    const said = describe(one);
+    // Alike roots, together or apart: one fact with their number.
+    expect(facts([one])).toEqual([`also at this site, another call path: ${said}`]);
+    expect(facts([one, { ...one }, { ...one }])).toEqual([`also at this site, 3 other call paths, each: ${said}`]);
+    const two = { ...g, count: 2 };
+    expect(facts([one, two, { ...one }])).toEqual([`also at this site, 2 other call paths, each: ${said}`, `also at this site, another call path: ${describe(two)}`]);
+    // Twelve descriptions, 1,500 roots: ten said, the rest counted.
+    const many = Array.from({ length: 1500 }, (_, i) => ({ ...g, count: 1 + (i % 12) }));
+    const said10 = facts(many);
+    expect(said10).toHaveLength(11);
+    expect(said10[0]).toBe(`also at this site, 125 other call paths, each: ${describe(many[0])}`);
+    const rest = many.filter((x) => x.count > 10);
+    expect(said10[10]).toBe(`and 250 more call paths at this site (${rest.reduce((n, x) => n + x.count, 0).toLocaleString('en-US')} goroutines), each in the evidence`);
+    // Roots elsewhere (both sides of a lock cycle) are said as such.
+    const elsewhere = a.groups.filter((x) => siteOf(x) && siteOf(x)!.line !== siteOf(g)!.line).slice(0, 2);
+    expect(elsewhere.length).toBe(2);
+    expect(facts([elsewhere[0], elsewhere[0]])[0]).toMatch(/^also root, 2 groups, each: /);
   });
 });
