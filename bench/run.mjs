@@ -8,10 +8,10 @@
 //   node bench/run.mjs [--sizes 25000,100000,250000] [--with-1m] [--runs 3] [--series 360] [--skip-series] [--skip-rules] [--skip-distinct] [--skip-pileup] [--skip-bundle] [--trend-json]
 //
 // The distinct-stacks case (bench/gen -distinct 20000: 20,000 goroutines, each on a stack of its own,
-// all waiting on one channel of one receiver) is timed end to end (`inspect` with and without rules)
-// against the newline count of the same run, and per stage in-process (bench/stage-time.mjs): CPU
-// time per distinct stack across read, analyze, the wait-for graph, rules and the report, in a fresh
-// process and for the same dump once more in it (a series' next snapshot).
+// all waiting on one channel of one receiver) is timed end to end (`inspect` with and without rules,
+// and with the JSON report) against the newline count of the same run, and per stage in-process
+// (bench/stage-time.mjs): CPU time per distinct stack across read, analyze, the wait-for graph, rules
+// and the report, in a fresh process and for the same dump once more in it (a series' next snapshot).
 //
 // --with-1m adds the 1,000,000-goroutine point (a ~2.8 GB debug=2 file; the generator needs ~6 GB of
 // memory): opt-in, and skipped with a note when the machine has too little free memory or disk.
@@ -227,6 +227,8 @@ if (!args.includes('--skip-distinct')) {
     baseline: [join(here, 'count-newlines.mjs'), file],
     tool: [cli, 'inspect', file, '--output', join(out, 'last.txt')],
     norules: [cli, 'inspect', file, '--no-rules', '--output', join(out, 'last.txt')],
+    // The JSON report says every group with its frames and key: ~4 times the dump's size.
+    json: [cli, 'inspect', file, '--format', 'json', '--output', join(out, 'last.json')],
   });
   const stagesRuns = [];
   for (let i = 0; i < runs; i++) {
@@ -245,10 +247,12 @@ if (!args.includes('--skip-distinct')) {
     file, bytes: statSync(file).size, goroutines: stagesRuns[0].goroutines, groups,
     baselineMs: m.baseline.wallMs, wallMs: m.tool.wallMs, ratio: m.tool.wallMs / m.baseline.wallMs, peakRssMB: m.tool.peakRssMB,
     noRulesMs: m.norules.wallMs, noRulesRatio: m.norules.wallMs / m.baseline.wallMs, noRulesPeakRssMB: m.norules.peakRssMB,
+    jsonMs: m.json.wallMs, jsonRatio: m.json.wallMs / m.baseline.wallMs, jsonPeakRssMB: m.json.peakRssMB, jsonBytes: statSync(join(out, 'last.json')).size,
     stageCpuMs: perStage, usPerStack, againStageCpuMs: againPerStage, againUsPerStack,
   };
   const d = results.distinct;
   console.log(`${count} distinct stacks (${fmt(d.bytes / 1e6, 1)} MB debug=2, ${groups} groups): ${fmt(d.wallMs, 0)} ms (baseline ${fmt(d.baselineMs, 0)} ms, ratio ${fmt(d.ratio)}), peak RSS ${fmt(d.peakRssMB, 0)} MB; without rules ${fmt(d.noRulesMs, 0)} ms (ratio ${fmt(d.noRulesRatio)}), peak RSS ${fmt(d.noRulesPeakRssMB, 0)} MB`);
+  console.log(`  --format json (${fmt(d.jsonBytes / 1e6, 0)} MB of JSON): ${fmt(d.jsonMs, 0)} ms (ratio ${fmt(d.jsonRatio)}), peak RSS ${fmt(d.jsonPeakRssMB, 0)} MB`);
   console.log(`  CPU per stage, in-process (median of ${runs}): ${stageNames.map((k) => `${k} ${fmt(perStage[k], 0)} ms`).join(', ')}; ${fmt(usPerStack, 1)} µs per distinct stack`);
   console.log(`  the same dump again in that process (a series' next snapshot: code compiled, heap grown): ${stageNames.map((k) => `${k} ${fmt(againPerStage[k], 0)} ms`).join(', ')}; ${fmt(againUsPerStack, 1)} µs per distinct stack`);
 }

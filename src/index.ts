@@ -47,12 +47,13 @@ export type { LoadConfigOptions, LoadedConfig } from './rules/config.js';
 export { explainWithSource } from './source/index.js';
 export type { ExplainOptions, ExplainResult } from './source/index.js';
 
-// Report: pure renderers `(input, opts) => string`, registered by format name; the check gate.
+// Report: pure renderers `(input, opts) => string`, registered by format name (and JSON's in pieces,
+// `writeJson`); the check gate.
 export {
-  FORMATS, isFormat, getRenderer, render, renderTable, renderJson, renderMarkdown, renderSarif, renderJunit, renderGithub,
+  FORMATS, isFormat, getRenderer, getPieceRenderer, render, renderTable, renderJson, writeJson, renderMarkdown, renderSarif, renderJunit, renderGithub,
   evaluateGate, trendFindings, reportJsonSchema, JSON_SCHEMA_VERSION, ANSI, PLAIN,
 } from './report/index.js';
-export type { FormatName, GateFacts, GateLimits } from './report/index.js';
+export type { FormatName, GateFacts, GateLimits, PieceRenderer } from './report/index.js';
 export type {
   GateLimit, GateLimitName, GateResult, GateSubject, Palette, PathMapping, Renderer, RenderOptions, ReportCommand, ReportInput,
 } from './report/types.js';

@@ -1,10 +1,10 @@
 /** Render a report in the chosen format and write it once: the last step of every command. */
 import { readFileSync } from 'node:fs';
-import { render } from '../report/registry.js';
+import { getPieceRenderer, type FormatName } from '../report/registry.js';
 import { ANSI, PLAIN } from '../report/table-kit.js';
 import type { RenderOptions, ReportInput } from '../report/types.js';
 import type { ReportFlags } from './options.js';
-import { writeOutput } from './output.js';
+import { writeOutputPieces } from './output.js';
 
 let version: string | undefined;
 
@@ -39,7 +39,12 @@ export async function emit(input: ReportInput, flags: ReportFlags, extra: Partia
     // The user's --path-prefix first (first match wins), then the command's own (--source).
     ...(flags.pathPrefix || extra.pathPrefixes ? { pathPrefixes: [...(flags.pathPrefix ?? []), ...(extra.pathPrefixes ?? [])] } : {}),
   };
-  await writeOutput(await render(flags.format, input, opts), flags.output);
+  await write(flags.format, input, opts, flags.output);
   // `-f sarif=leakscope.sarif -f junit=junit.xml`: the same run's other reports, never colored.
-  for (const r of flags.reports ?? []) await writeOutput(await render(r.format, input, { ...opts, palette: PLAIN }), r.file);
+  for (const r of flags.reports ?? []) await write(r.format, input, { ...opts, palette: PLAIN }, r.file);
+}
+
+async function write(format: FormatName, input: ReportInput, opts: RenderOptions, output: string | undefined): Promise<void> {
+  const renderer = await getPieceRenderer(format);
+  await writeOutputPieces((sink) => renderer(input, opts, sink), output);
 }

@@ -1,10 +1,10 @@
 /**
- * Where a report goes: stdout (written once), or `--output FILE` written atomically: a temporary
- * file in the same folder, then rename, so a reader never sees half a report and a failed run leaves
- * no partial file. The output may never be one of the inputs. Warnings go to stderr, one line each.
+ * Where a report goes: stdout, or `--output FILE` written atomically: a temporary file in the same
+ * folder, then rename, so a reader never sees half a report and a failed run leaves no partial file
+ * (a device or named pipe, `-o /dev/null`, is written to as it is). The output may never be one of the inputs. Warnings go to stderr, one line each.
  */
-import { realpathSync, statSync, type Stats } from 'node:fs';
-import { rename, unlink, writeFile } from 'node:fs/promises';
+import { closeSync, openSync, realpathSync, statSync, writeSync, type Stats } from 'node:fs';
+import { rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { isUrl } from '../read/source.js';
 import { UsageError } from './exit-codes.js';
@@ -43,26 +43,89 @@ export function checkOutput(output: string | undefined, inputs: readonly string[
   }
 }
 
-/** Write the whole report: to stdout, or atomically to `output`. */
-export async function writeOutput(text: string, output: string | undefined): Promise<void> {
-  // Renderers return their text; the file or terminal gets a final newline either way.
-  if (text.length > 0 && !text.endsWith('\n')) text += '\n';
+/**
+ * Write a report made in pieces: `produce` hands each to its sink, in order; the file or terminal
+ * gets a final newline either way. The report is never held whole (a JSON report of a dump of
+ * distinct stacks is over 100 MB). A file is written to a temporary file and renamed.
+ */
+export async function writeOutputPieces(produce: (sink: (text: string) => void) => void, output: string | undefined): Promise<void> {
   if (output === undefined || output === '-') {
-    await writeStdout(text);
+    let last = '';
+    // Each piece is written when the next one is ready; the last one with a callback (writes keep their order).
+    produce((text) => {
+      if (text === '') return;
+      if (last !== '') process.stdout.write(last);
+      last = text;
+    });
+    if (last !== '' && !last.endsWith('\n')) last += '\n';
+    await writeStdout(last);
     return;
   }
   const target = resolve(output);
-  // (node:crypto loads a dozen modules: only a run that writes a file pays for them.)
+  // A device, FIFO or socket (`-o /dev/null`, `-o /dev/stdout`, a named pipe) is written to: a
+  // temporary file renamed over it would replace it (as root, /dev/null became a regular file).
+  const st = statOrUndefined(target);
+  if (st !== undefined && !st.isFile()) return writeInPlace(produce, output);
   const { randomBytes } = await import('node:crypto');
   const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  let fd: number;
   try {
-    await writeFile(tmp, text, { flag: 'wx' });
+    fd = openSync(tmp, 'wx');
+  } catch (e) {
+    throw cannotWrite(output, e);
+  }
+  try {
+    writePieces(fd, produce);
+    closeSync(fd);
+    fd = -1;
     await rename(tmp, target);
   } catch (e) {
+    if (fd >= 0) closeSync(fd);
     await unlink(tmp).catch(() => {});
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(`${output}: cannot write the report (${code ?? (e as Error).message})`);
+    // A failed write or rename is the user's to fix (a full disk); anything else is ours.
+    if (e instanceof Error && 'syscall' in e) throw cannotWrite(output, e);
+    throw e;
   }
+}
+
+/** `writeOutputPieces` into `output` itself, opened for writing (not a regular file). */
+function writeInPlace(produce: (sink: (text: string) => void) => void, output: string): void {
+  let fd: number;
+  try {
+    fd = openSync(output, 'w');
+  } catch (e) {
+    throw cannotWrite(output, e);
+  }
+  try {
+    writePieces(fd, produce);
+  } catch (e) {
+    if (e instanceof Error && 'syscall' in e) throw cannotWrite(output, e);
+    throw e;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function cannotWrite(output: string, e: unknown): UsageError {
+  const code = (e as NodeJS.ErrnoException).code;
+  return new UsageError(`${output}: cannot write the report (${code ?? (e as Error).message})`);
+}
+
+/** `produce`'s pieces to `fd`, in order, and a final newline if the last has none. */
+function writePieces(fd: number, produce: (sink: (text: string) => void) => void): void {
+  let last = '';
+  produce((text) => {
+    if (text === '') return;
+    writeAll(fd, text);
+    last = text;
+  });
+  if (last !== '' && !last.endsWith('\n')) writeAll(fd, '\n');
+}
+
+/** All of `text` to `fd` (a write may take only part of it). */
+function writeAll(fd: number, text: string): void {
+  const b = Buffer.from(text, 'utf8');
+  for (let at = 0; at < b.length; ) at += writeSync(fd, b, at, b.length - at);
 }
 
 function writeStdout(text: string): Promise<void> {

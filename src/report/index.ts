@@ -3,9 +3,9 @@
  * string`, each renderer loaded on first use; `html` lives in `html.ts`, issue 6) and, for library
  * users, the renderers themselves.
  */
-export { FORMATS, getRenderer, isFormat, render, type FormatName } from './registry.js';
+export { FORMATS, getPieceRenderer, getRenderer, isFormat, render, type FormatName, type PieceRenderer } from './registry.js';
 export { renderGithub } from './github.js';
-export { renderJson } from './json.js';
+export { renderJson, writeJson } from './json.js';
 export { renderJunit } from './junit.js';
 export { renderMarkdown } from './markdown.js';
 export { renderSarif } from './sarif.js';

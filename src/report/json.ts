@@ -12,6 +12,7 @@ import type { Analysis, AnalyzedGroup, SiteFrame } from '../analyze/types.js';
 import { WAIT_KINDS, type Frame, type RaceReport } from '../model/dump.js';
 import type { Finding } from '../rules/types.js';
 import { fleetJson } from './fleet.js';
+import { Memoized, writeJsonText, type JsonSink, type MemoTexts } from './json-text.js';
 import { selectGroups, sortFindings } from './text.js';
 import type { GateResult, RenderOptions, ReportInput } from './types.js';
 
@@ -22,6 +23,16 @@ export const JSON_FLEET_SCHEMA_VERSION = 2;
 type J = unknown;
 
 export function renderJson(input: ReportInput, opts: RenderOptions = {}): string {
+  const parts: string[] = [];
+  writeJson(input, opts, (text) => parts.push(text));
+  return parts.join('');
+}
+
+/**
+ * `renderJson`'s text, handed to `sink` in pieces as it is made (json-text.ts): the CLI writes a
+ * large report without ever holding it whole.
+ */
+export function writeJson(input: ReportInput, opts: RenderOptions, sink: JsonSink): void {
   const doc: Record<string, J> = {
     schemaVersion: input.fleet ? JSON_FLEET_SCHEMA_VERSION : JSON_SCHEMA_VERSION,
     tool: { name: 'leakscope', version: opts.toolVersion ?? '0.0.0' },
@@ -36,7 +47,7 @@ export function renderJson(input: ReportInput, opts: RenderOptions = {}): string
   if (input.trend) doc.trend = trend(input.trend, opts);
   if (input.gate) doc.gate = gate(input.gate);
   if (input.fleet) doc.fleet = fleetJson(input.fleet);
-  return JSON.stringify(doc, null, 2) + '\n';
+  writeJsonText(doc, sink);
 }
 
 /**
@@ -56,9 +67,18 @@ function obj(entries: [string, J][]): Record<string, J> {
 }
 
 function sortedRecord<T>(r: Readonly<Record<string, T>>): Record<string, T> {
+  // (Most groups have no labels and no flags: one shared empty object, written `{}`.)
+  if (isEmpty(r)) return NONE as Record<string, T>;
   const o: Record<string, T> = {};
   for (const k of Object.keys(r).sort()) o[k] = r[k];
   return o;
+}
+
+const NONE = Object.freeze({});
+
+function isEmpty(r: object): boolean {
+  for (const k in r) if (Object.prototype.hasOwnProperty.call(r, k)) return false;
+  return true;
 }
 
 function snapshot(a: Analysis, opts: RenderOptions): J {
@@ -108,28 +128,37 @@ function frame(f: Frame | SiteFrame): J {
   };
 }
 
+/** Frames' texts (`frame`), by depth and frame: the frames of a dump's groups are shared objects (origin.ts). */
+const frameTexts: MemoTexts = new Map();
+
+/** `frames` as `frames.map(frame)` is written, each frame's text made once. */
+function frameList(frames: readonly (Frame | SiteFrame)[]): J {
+  return new Memoized(frames, frame, frameTexts);
+}
+
+// One per group (tens of thousands for a dump of distinct stacks): a literal, written in this key
+// order; the writer leaves out the fields that are undefined, as `obj` would. Arrays are written as
+// they are, not copied (nothing writes to them).
 function group(g: AnalyzedGroup): J {
-  return obj([
-    ['id', g.id],
-    ['key', g.key],
-    ['count', g.count],
-    ['share', g.share],
-    ['waitKind', g.waitKind],
-    ['states', [...g.states]],
-    ['wait', g.wait ? { min: g.wait.min, max: g.wait.max, stamped: g.wait.stamped } : undefined],
-    ['blockingSite', g.blockingSite ? frame(g.blockingSite) : undefined],
-    ['frames', g.frames.map(frame)],
-    ['elidedFrames', g.elidedFrames],
-    ['creator', g.creator ? obj([
-      ['func', g.creator.func], ['pkg', g.creator.pkg], ['file', g.creator.file], ['line', g.creator.line],
-      ['goroutineIds', [...g.creator.goroutineIds]],
-    ]) : undefined],
-    ['labels', sortedRecord(g.labels)],
-    ['labelSets', g.labelSets],
-    ['goroutineIds', [...g.goroutineIds]],
-    ['flags', sortedRecord(g.flags as Record<string, boolean | number>)],
-    ['partial', g.partial],
-  ]);
+  const c = g.creator;
+  return {
+    id: g.id,
+    key: g.key,
+    count: g.count,
+    share: g.share,
+    waitKind: g.waitKind,
+    states: g.states,
+    wait: g.wait ? { min: g.wait.min, max: g.wait.max, stamped: g.wait.stamped } : undefined,
+    blockingSite: g.blockingSite ? frame(g.blockingSite) : undefined,
+    frames: frameList(g.frames),
+    elidedFrames: g.elidedFrames,
+    creator: c ? { func: c.func, pkg: c.pkg, file: c.file, line: c.line, goroutineIds: c.goroutineIds } : undefined,
+    labels: sortedRecord(g.labels),
+    labelSets: g.labelSets,
+    goroutineIds: g.goroutineIds,
+    flags: sortedRecord(g.flags as Record<string, boolean | number>),
+    partial: g.partial,
+  };
 }
 
 function finding(f: Finding): J {
@@ -151,13 +180,13 @@ function finding(f: Finding): J {
     ['snapshot', { source: f.snapshot.source, index: f.snapshot.index }],
     ['evidence', {
       goroutines: f.evidence.goroutines,
-      groups: f.evidence.groups.map((g) => obj([
-        ['id', g.id], ['role', g.role], ['count', g.count], ['share', g.share], ['waitKind', g.waitKind], ['state', g.state],
-        ['site', g.site ? { func: g.site.func, file: g.site.file, line: g.site.line } : undefined],
-        ['wait', g.wait ? { min: g.wait.min, max: g.wait.max } : undefined],
-      ])),
-      facts: [...f.evidence.facts],
-      stack: f.evidence.stack.map(frame),
+      groups: f.evidence.groups.map((g) => ({
+        id: g.id, role: g.role, count: g.count, share: g.share, waitKind: g.waitKind, state: g.state,
+        site: g.site ? { func: g.site.func, file: g.site.file, line: g.site.line } : undefined,
+        wait: g.wait ? { min: g.wait.min, max: g.wait.max } : undefined,
+      })),
+      facts: f.evidence.facts,
+      stack: frameList(f.evidence.stack),
     }],
   ]);
 }

@@ -50,3 +50,17 @@ export async function getRenderer(name: FormatName): Promise<Renderer> {
 export async function render(name: FormatName, input: ReportInput, opts: RenderOptions = {}): Promise<string> {
   return (await getRenderer(name))(input, opts);
 }
+
+/** A renderer that hands its text to `sink` in pieces, in order (the text its format's renderer returns). */
+export type PieceRenderer = (input: ReportInput, opts: RenderOptions, sink: (text: string) => void) => void;
+
+/**
+ * The renderer of a format as a `PieceRenderer`: JSON's writes its report as it makes it (a report of
+ * 20,000 distinct stacks is ~120 MB: made as one string it could not be written past ~512 MB);
+ * the others hand on their whole text.
+ */
+export async function getPieceRenderer(name: FormatName): Promise<PieceRenderer> {
+  if (name === 'json') return (await import('./json.js')).writeJson;
+  const r = await getRenderer(name);
+  return (input, opts, sink) => sink(r(input, opts));
+}

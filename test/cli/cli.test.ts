@@ -1,13 +1,14 @@
 /**
  * End to end: the built binary on real dumps, with NO_COLOR=1; exact exit codes, stdout and stderr.
  */
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CORPUS, corpusFiles, REPO, SAMPLES } from '../helpers/paths.js';
 import { checkXml, errorsText, reportValidator, sarifValidator } from '../report/validators.js';
-import { ensureBuilt, run } from './run.js';
+import { BIN, ensureBuilt, run } from './run.js';
 
 const LEAK = relative(REPO, join(SAMPLES, 'apiproxy-leak', 'goroutine.debug2.txt'));
 const LEAK1 = relative(REPO, join(SAMPLES, 'apiproxy-leak', 'goroutine.debug1.txt'));
@@ -199,6 +200,51 @@ describe('--output', () => {
     expect((await run(['inspect', LEAK, 'no-such-dump.txt', '-o', out])).status).toBe(2);
     expect(readFileSync(out, 'utf8')).toBe('previous report');
     expect(readdirSync(dir)).toEqual(['r.json']);
+  });
+
+  it('writes a JSON report made in pieces whole, to stdout and to a file', async () => {
+    // The soak-leak series: ~450 KB of JSON, handed on in pieces of 64 K characters.
+    const series = join('samples', 'soak-leak', 'series');
+    const dir = mkdtempSync(join(tmpdir(), 'leakscope-out-'));
+    const out = join(dir, 'r.json');
+    const toStdout = await run(['inspect', series, '-f', 'json']);
+    const toFile = await run(['inspect', series, '-f', 'json', '-o', out]);
+    expect([toStdout.status, toFile.status]).toEqual([0, 0]);
+    expect(toStdout.stdout.length).toBeGreaterThan(4 << 16);
+    expect(readFileSync(out, 'utf8')).toBe(toStdout.stdout);
+    expect(JSON.parse(toStdout.stdout).snapshots).toHaveLength(readdirSync(join(REPO, series)).length);
+    expect(readdirSync(dir)).toEqual(['r.json']);
+  });
+
+  it('writes into a named pipe (or a device: -o /dev/null) instead of replacing it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'leakscope-out-'));
+    const fifo = join(dir, 'report.pipe');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const reader = spawn('cat', [fifo], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let read = '';
+    reader.stdout.setEncoding('utf8').on('data', (d: string) => (read += d));
+    const closed = new Promise((done) => reader.on('close', done));
+    const r = await run(['inspect', LEAK, '-f', 'json', '-o', fifo]);
+    await closed;
+    expect(r.status).toBe(0);
+    expect(read).toBe((await run(['inspect', LEAK, '-f', 'json'])).stdout);
+    expect(statSync(fifo).isFIFO()).toBe(true);
+    expect(readdirSync(dir)).toEqual(['report.pipe']);
+  });
+
+  it('a write that fails midway says so in one line, and leaves no file', () => {
+    // A file size limit of 64 KB, its signal ignored (as exec keeps it): the write past it fails with EFBIG.
+    const dir = mkdtempSync(join(tmpdir(), 'leakscope-out-'));
+    const out = join(dir, 'r.json');
+    const script = `trap '' XFSZ; ulimit -f 64; exec "$@"`;
+    const r = spawnSync('/bin/sh', ['-c', script, 'sh', process.execPath, BIN, 'inspect', join('samples', 'soak-leak', 'series'), '-f', 'json', '-o', out], {
+      cwd: REPO,
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    expect(r.stderr).toBe(`leakscope: ${out}: cannot write the report (EFBIG)\n`);
+    expect(r.status).toBe(2);
+    expect(readdirSync(dir)).toEqual([]);
   });
 });
 
