@@ -28,7 +28,7 @@ const ALARM = { function: 'testing.(*M).startAlarm.func1', file: '', line: 0, no
 
 // stuck: [marker, function (after the package path), op, note]; consequences: same, or a std entry.
 const CASES = {
-  'issue12-ledger': {
+  'ledger-transfer': {
     taxonomy: 'resource/abba', verdict: 'deadlock',
     description: 'Two independent bugs (issue 12): Transfer(alice, bob) and Transfer(bob, alice) lock the two accounts in opposite orders (AB-BA); and (*Cache).Refresh holds c.mu.Lock() while it calls Get, which takes c.mu.RLock() in the same goroutine (self-deadlock).',
     stuck: [
