@@ -81,7 +81,7 @@ describe('samples/deadlocks: the stuck sites, never the harness', () => {
   }
 });
 
-describe('the two bugs of issue 12 are two findings, not one invented cycle', () => {
+describe('the two bugs of ledger-transfer are two findings, not one invented cycle', () => {
   for (const file of ['go1.19', 'go1.23', 'go1.24', 'go1.26'].flatMap((v) => [`${v}/test-timeout.txt`, `${v}/sigquit.txt`])) {
     it.skipIf(!existsSync(join(ROOT, 'ledger-transfer', file)))(file, async () => {
       const fs = blaming((await findingsOf(join(ROOT, 'ledger-transfer', file))).flat());

@@ -1,4 +1,4 @@
-// Package ledger holds the two independent bugs of issue 12: Transfer locks two accounts in argument
+// Package ledger holds two independent deadlock bugs: Transfer locks two accounts in argument
 // order (AB-BA when two transfers run in opposite directions), and (*Cache).Refresh holds c.mu while
 // calling Get, which RLocks the same c.mu.
 package ledger
