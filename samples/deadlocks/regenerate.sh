@@ -32,7 +32,7 @@ done
 # The last 13 rows are the programs of an independent held-out evaluation; TestProgram runs their main.
 # case                      | timeout test (duration)          | leak-report test          | sigquit test
 TABLE='
-issue12-ledger              TestLedgerSettles:3s               -                          TestLedgerSettles
+ledger-transfer             TestLedgerSettles:3s               -                          TestLedgerSettles
 config-reload-double-lock   TestReloadAppliesDefinitions:3s    TestReloadInBackground     -
 session-evict-double-lock   TestEvictKeepsAdmins:3s            -                          TestEvictKeepsAdmins
 inventory-move-abba         TestRebalanceBothWays:3s           -                          TestRebalanceBothWays

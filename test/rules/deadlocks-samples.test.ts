@@ -81,17 +81,17 @@ describe('samples/deadlocks: the stuck sites, never the harness', () => {
   }
 });
 
-describe('the two bugs of issue 12 are two findings, not one invented cycle', () => {
+describe('the two bugs of ledger-transfer are two findings, not one invented cycle', () => {
   for (const file of ['go1.19', 'go1.23', 'go1.24', 'go1.26'].flatMap((v) => [`${v}/test-timeout.txt`, `${v}/sigquit.txt`])) {
-    it.skipIf(!existsSync(join(ROOT, 'issue12-ledger', file)))(file, async () => {
-      const fs = blaming((await findingsOf(join(ROOT, 'issue12-ledger', file))).flat());
+    it.skipIf(!existsSync(join(ROOT, 'ledger-transfer', file)))(file, async () => {
+      const fs = blaming((await findingsOf(join(ROOT, 'ledger-transfer', file))).flat());
       const cycle = fs.filter((f) => f.ruleId === 'core/lock-order');
       const self = fs.filter((f) => f.ruleId === 'core/double-lock');
       expect(cycle, summary(fs)).toHaveLength(1);
       expect(self, summary(fs)).toHaveLength(1);
-      expect(cycle[0].location?.func).toBe('example.com/deadlocks/issue12-ledger.Transfer');
-      expect(cycle[0].evidence.groups.every((g) => g.site?.func !== 'example.com/deadlocks/issue12-ledger.(*Cache).Get')).toBe(true);
-      expect(self[0].location?.func).toBe('example.com/deadlocks/issue12-ledger.(*Cache).Get');
+      expect(cycle[0].location?.func).toBe('example.com/deadlocks/ledger-transfer.Transfer');
+      expect(cycle[0].evidence.groups.every((g) => g.site?.func !== 'example.com/deadlocks/ledger-transfer.(*Cache).Get')).toBe(true);
+      expect(self[0].location?.func).toBe('example.com/deadlocks/ledger-transfer.(*Cache).Get');
       expect(self[0].title).toMatch(/Refresh/);
     });
   }

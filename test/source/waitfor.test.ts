@@ -48,22 +48,22 @@ function causeAt(f: Finding, sample: string, file: string, line: number, kind: s
 const confidenceFact = (f: Finding) => f.evidence.facts.find((x) => x.startsWith('confidence:')) ?? '';
 
 describe.each(VERSIONS)('wait-for findings confirmed from source (%s dumps)', (go) => {
-  it('double lock (issue12-ledger): Refresh takes c.mu and still holds it at the call to Get, which RLocks it', async () => {
-    const f = one(await run('issue12-ledger', `${go}/test-timeout.txt`), 'core/double-lock');
-    const lock = lineOf('issue12-ledger', 'ledger.go', 'c.mu.Lock()');
-    const held = causeAt(f, 'issue12-ledger', 'ledger.go', lock, 'lock-held-at-call');
+  it('double lock (ledger-transfer): Refresh takes c.mu and still holds it at the call to Get, which RLocks it', async () => {
+    const f = one(await run('ledger-transfer', `${go}/test-timeout.txt`), 'core/double-lock');
+    const lock = lineOf('ledger-transfer', 'ledger.go', 'c.mu.Lock()');
+    const held = causeAt(f, 'ledger-transfer', 'ledger.go', lock, 'lock-held-at-call');
     expect(held.confidence).toBe('high');
     expect(held.excerpt).toMatch(new RegExp(`> ${lock} \\| +c\\.mu\\.Lock\\(\\)`));
     expect(held.message).toContain('defer');
-    causeAt(f, 'issue12-ledger', 'ledger.go', lineOf('issue12-ledger', 'ledger.go', 'c.mu.RLock()'), 'lock-reentry');
+    causeAt(f, 'ledger-transfer', 'ledger.go', lineOf('ledger-transfer', 'ledger.go', 'c.mu.RLock()'), 'lock-reentry');
     expect(f.confidence).toBe('high');
     expect(confidenceFact(f)).toMatch(/^confidence: high \(confirmed from source: c\.mu\.Lock\(\)/);
   });
 
-  it('AB-BA (issue12-ledger, inventory-move-abba): the held lock and the waited lock of each cycle member', async () => {
-    const f = one(await run('issue12-ledger', `${go}/test-timeout.txt`), 'core/lock-order');
-    causeAt(f, 'issue12-ledger', 'ledger.go', lineOf('issue12-ledger', 'ledger.go', 'a.mu.Lock()'), 'lock-order');
-    causeAt(f, 'issue12-ledger', 'ledger.go', lineOf('issue12-ledger', 'ledger.go', 'b.mu.Lock()'), 'lock-order');
+  it('AB-BA (ledger-transfer, inventory-move-abba): the held lock and the waited lock of each cycle member', async () => {
+    const f = one(await run('ledger-transfer', `${go}/test-timeout.txt`), 'core/lock-order');
+    causeAt(f, 'ledger-transfer', 'ledger.go', lineOf('ledger-transfer', 'ledger.go', 'a.mu.Lock()'), 'lock-order');
+    causeAt(f, 'ledger-transfer', 'ledger.go', lineOf('ledger-transfer', 'ledger.go', 'b.mu.Lock()'), 'lock-order');
     expect(confidenceFact(f)).toContain('confirmed from source');
     const g = one(await run('inventory-move-abba', `${go}/test-timeout.txt`), 'core/lock-order');
     const from = causeAt(g, 'inventory-move-abba', 'inventory.go', lineOf('inventory-move-abba', 'inventory.go', 'm.From.lock.Lock()'), 'lock-order');
@@ -143,7 +143,7 @@ describe.each(VERSIONS)('wait-for findings confirmed from source (%s dumps)', (g
 
 describe('without the source nothing is claimed', () => {
   it('the double-lock finding keeps its inferred confidence and has no cause lines', async () => {
-    const f = one(await run('issue12-ledger', 'go1.23/test-timeout.txt', false), 'core/double-lock');
+    const f = one(await run('ledger-transfer', 'go1.23/test-timeout.txt', false), 'core/double-lock');
     expect(f.causeLocations ?? []).toEqual([]);
     expect(confidenceFact(f)).toMatch(/^confidence: medium \(who holds a lock is never printed/);
   });

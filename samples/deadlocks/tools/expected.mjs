@@ -28,9 +28,9 @@ const ALARM = { function: 'testing.(*M).startAlarm.func1', file: '', line: 0, no
 
 // stuck: [marker, function (after the package path), op, note]; consequences: same, or a std entry.
 const CASES = {
-  'issue12-ledger': {
+  'ledger-transfer': {
     taxonomy: 'resource/abba', verdict: 'deadlock',
-    description: 'Two independent bugs (issue 12): Transfer(alice, bob) and Transfer(bob, alice) lock the two accounts in opposite orders (AB-BA); and (*Cache).Refresh holds c.mu.Lock() while it calls Get, which takes c.mu.RLock() in the same goroutine (self-deadlock).',
+    description: 'Two independent bugs: Transfer(alice, bob) and Transfer(bob, alice) lock the two accounts in opposite orders (AB-BA); and (*Cache).Refresh holds c.mu.Lock() while it calls Get, which takes c.mu.RLock() in the same goroutine (self-deadlock).',
     stuck: [
       ['transfer', 'Transfer', 'lock', 'holds a.mu of the first account (alice), waits for b.mu of bob; the other Transfer holds bob and waits for alice. Both goroutines are at this line; frame args a, b are the two *Account pointers, swapped between the goroutines, and the lockSlow arg is &b.mu (an *Account address + 0x10)'],
       ['transfer', 'Transfer', 'lock', 'the second goroutine of the AB-BA pair (holds bob, waits for alice)'],
