@@ -68,12 +68,7 @@ export async function writeOutputPieces(produce: (sink: (text: string) => void) 
   if (st !== undefined && !st.isFile()) return writeInPlace(produce, output);
   const { randomBytes } = await import('node:crypto');
   const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  let fd: number;
-  try {
-    fd = openSync(tmp, 'wx');
-  } catch (e) {
-    throw cannotWrite(output, e);
-  }
+  let fd = openOutput(tmp, 'wx', output);
   try {
     writePieces(fd, produce);
     closeSync(fd);
@@ -82,33 +77,36 @@ export async function writeOutputPieces(produce: (sink: (text: string) => void) 
   } catch (e) {
     if (fd >= 0) closeSync(fd);
     await unlink(tmp).catch(() => {});
-    // A failed write or rename is the user's to fix (a full disk); anything else is ours.
-    if (e instanceof Error && 'syscall' in e) throw cannotWrite(output, e);
-    throw e;
+    throw failed(output, e);
   }
 }
 
 /** `writeOutputPieces` into `output` itself, opened for writing (not a regular file). */
 function writeInPlace(produce: (sink: (text: string) => void) => void, output: string): void {
-  let fd: number;
-  try {
-    fd = openSync(output, 'w');
-  } catch (e) {
-    throw cannotWrite(output, e);
-  }
+  const fd = openOutput(output, 'w', output);
   try {
     writePieces(fd, produce);
   } catch (e) {
-    if (e instanceof Error && 'syscall' in e) throw cannotWrite(output, e);
-    throw e;
+    throw failed(output, e);
   } finally {
     closeSync(fd);
   }
 }
 
-function cannotWrite(output: string, e: unknown): UsageError {
+/** `path` opened with `flags`, or the user's error naming `output`. */
+function openOutput(path: string, flags: string, output: string): number {
+  try {
+    return openSync(path, flags);
+  } catch (e) {
+    throw failed(output, e);
+  }
+}
+
+/** What to throw for `e`: a failed open, write or rename is the user's to fix (a full disk), anything else is ours. */
+function failed(output: string, e: unknown): unknown {
+  if (!(e instanceof Error && 'syscall' in e)) return e;
   const code = (e as NodeJS.ErrnoException).code;
-  return new UsageError(`${output}: cannot write the report (${code ?? (e as Error).message})`);
+  return new UsageError(`${output}: cannot write the report (${code ?? e.message})`);
 }
 
 /** `produce`'s pieces to `fd`, in order, and a final newline if the last has none. */
