@@ -26,8 +26,8 @@ export class Memoized<T extends object> {
   ) {}
 }
 
-/** Texts of memoized elements, by their depth's indentation, then by element. */
-export type MemoTexts = Map<string, WeakMap<object, string>>;
+/** Texts of memoized elements, by their depth, then by element. */
+export type MemoTexts = Map<number, WeakMap<object, string>>;
 
 export class JsonText {
   private pending = '';
@@ -36,8 +36,10 @@ export class JsonText {
 
   /** Writes `value` as the top-level value of a document, then a newline, and hands on what is left. */
   document(value: unknown): void {
-    const text = this.text(value, '', '');
-    this.put(text === undefined ? 'undefined' : text);
+    const v = jsonValue(value, '');
+    const t = primitiveText(v);
+    if (t === null) this.composite(v as object, 0);
+    else this.put(t ?? 'undefined');
     this.put('\n');
     this.flush();
   }
@@ -52,92 +54,116 @@ export class JsonText {
     this.pending = '';
   }
 
-  /**
-   * Writes `value` (the property `key` of its holder) at indentation `indent`, or returns its text
-   * when it is small (a primitive), or undefined when JSON leaves it out (undefined, a function, a
-   * symbol). Objects and arrays are written, and '' returned.
-   */
-  private text(value: unknown, key: string, indent: string): string | undefined {
-    if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
-      value = (value as { toJSON(key: string): unknown }).toJSON(key);
-    }
-    switch (typeof value) {
-      case 'string':
-        return JSON.stringify(value);
-      case 'number':
-        return Number.isFinite(value) ? String(value) : 'null';
-      case 'boolean':
-        return value ? 'true' : 'false';
-      case 'object':
-        if (value === null) return 'null';
-        if (value instanceof Memoized) this.memoized(value, indent);
-        else if (Array.isArray(value)) this.array(value, indent);
-        else if (isPlain(value)) this.object(value as Record<string, unknown>, indent);
-        else this.put(reindent(JSON.stringify(value, null, 2), indent));
-        return '';
-      case 'bigint':
-        // As JSON.stringify: a TypeError.
-        return JSON.stringify(value);
-      default:
-        return undefined;
-    }
+  /** Writes object or array `v`, its first line where the writing is, its others at `depth`. */
+  private composite(v: object, depth: number): void {
+    if (v instanceof Memoized) this.memoized(v, depth);
+    else if (Array.isArray(v)) this.array(v, depth);
+    else if (isPlain(v)) this.object(v as Record<string, unknown>, depth);
+    else this.put(reindent(JSON.stringify(v, null, 2), depth));
   }
 
-  private array(a: readonly unknown[], indent: string): void {
+  private array(a: readonly unknown[], depth: number): void {
     if (a.length === 0) {
       this.put('[]');
       return;
     }
-    const inner = indent + '  ';
     this.put('[');
+    const first = lineAt(depth + 1);
+    const next = nextLineAt(depth + 1);
     for (let i = 0; i < a.length; i++) {
-      this.put(i === 0 ? '\n' + inner : ',\n' + inner);
-      const t = this.text(a[i], String(i), inner);
-      if (t === undefined) this.put('null');
-      else if (t !== '') this.put(t);
+      const v = jsonValue(a[i], i);
+      const t = primitiveText(v);
+      const head = i === 0 ? first : next;
+      // (A primitive goes with its line in one piece.)
+      if (t === null) {
+        this.put(head);
+        this.composite(v as object, depth + 1);
+      } else this.put(head + (t ?? 'null'));
     }
-    this.put('\n' + indent + ']');
+    this.put(lineAt(depth) + ']');
   }
 
-  private object(o: Record<string, unknown>, indent: string): void {
-    const inner = indent + '  ';
+  private object(o: Record<string, unknown>, depth: number): void {
     let any = false;
     for (const k in o) {
       if (!Object.prototype.hasOwnProperty.call(o, k)) continue;
-      const v = o[k];
-      // Left out as JSON.stringify leaves them out (a toJSON may still give one of these).
-      if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
-      this.put((any ? ',\n' : '{\n') + inner + quotedKey(k));
+      const v = jsonValue(o[k], k);
+      const t = primitiveText(v);
+      // Left out as JSON.stringify leaves them out (undefined, a function, a symbol).
+      if (t === undefined) continue;
+      const head = (any ? nextLineAt(depth + 1) : '{' + lineAt(depth + 1)) + quotedKey(k);
       any = true;
-      const t = this.text(v, k, inner);
-      if (t === undefined) this.put('null');
-      else if (t !== '') this.put(t);
+      if (t === null) {
+        this.put(head);
+        this.composite(v as object, depth + 1);
+      } else this.put(head + t);
     }
-    this.put(any ? '\n' + indent + '}' : '{}');
+    this.put(any ? lineAt(depth) + '}' : '{}');
   }
 
-  private memoized<T extends object>(m: Memoized<T>, indent: string): void {
+  private memoized<T extends object>(m: Memoized<T>, depth: number): void {
     const items = m.items;
     if (items.length === 0) {
       this.put('[]');
       return;
     }
-    const inner = indent + '  ';
-    let texts = m.memo.get(inner);
-    if (texts === undefined) m.memo.set(inner, (texts = new WeakMap()));
+    let texts = m.memo.get(depth + 1);
+    if (texts === undefined) m.memo.set(depth + 1, (texts = new WeakMap()));
     this.put('[');
     for (let i = 0; i < items.length; i++) {
       const item = items[i];
       // Kept with the separator before it: `,` then the element on its own line.
       let t = texts.get(item);
       if (t === undefined) {
-        t = ',\n' + inner + reindent(JSON.stringify(m.json(item), null, 2) ?? 'null', inner);
+        t = nextLineAt(depth + 1) + reindent(JSON.stringify(m.json(item), null, 2) ?? 'null', depth + 1);
         texts.set(item, t);
       }
       this.put(i === 0 ? t.slice(1) : t);
     }
-    this.put('\n' + indent + ']');
+    this.put(lineAt(depth) + ']');
   }
+}
+
+/** `v` as JSON.stringify takes it: what its `toJSON(key)` gives, if it has one. */
+function jsonValue(v: unknown, key: string | number): unknown {
+  if (v !== null && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON === 'function') {
+    return (v as { toJSON(key: string): unknown }).toJSON(String(key));
+  }
+  return v;
+}
+
+/**
+ * The text of primitive `v`; undefined where JSON leaves a value out (undefined, a function, a
+ * symbol); null for an object or array, which is written in parts.
+ */
+function primitiveText(v: unknown): string | undefined | null {
+  switch (typeof v) {
+    case 'string':
+      return JSON.stringify(v);
+    case 'number':
+      return Number.isFinite(v) ? String(v) : 'null';
+    case 'boolean':
+      return v ? 'true' : 'false';
+    case 'object':
+      return v === null ? 'null' : null;
+    case 'bigint':
+      // As JSON.stringify: a TypeError.
+      return JSON.stringify(v);
+    default:
+      return undefined;
+  }
+}
+
+/** A line break and the indentation of `depth`, and the same after a comma: made once per depth. */
+const LINES: string[] = [];
+const NEXT_LINES: string[] = [];
+
+function lineAt(depth: number): string {
+  return (LINES[depth] ??= '\n' + '  '.repeat(depth));
+}
+
+function nextLineAt(depth: number): string {
+  return (NEXT_LINES[depth] ??= ',\n' + '  '.repeat(depth));
 }
 
 /** `"key": `, made once per key name (a report has a few dozen; label names are bounded too). */
@@ -158,9 +184,9 @@ function isPlain(o: object): boolean {
   return !(o instanceof Map || o instanceof Set || o instanceof String || o instanceof Number || o instanceof Boolean);
 }
 
-/** JSON text of a value nested at `indent`: every line after the first indented by it. */
-function reindent(text: string, indent: string): string {
-  return indent === '' ? text : text.replace(/\n/g, '\n' + indent);
+/** JSON text of a value nested at `depth`: every line after the first indented by it. */
+function reindent(text: string, depth: number): string {
+  return depth === 0 ? text : text.replace(/\n/g, lineAt(depth));
 }
 
 /** `JSON.stringify(value, null, 2) + '\n'`, written to `sink` in pieces. */

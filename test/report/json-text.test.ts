@@ -40,6 +40,7 @@ describe('writeJsonText', () => {
     'keys needing quotes and integer-like keys': { 'b"\n': 1, '10': 2, '2': 3, a: 4, '-1': 5, '01': 6 },
     nesting: { a: [[], [{}], [[1, [2, { b: [] }]]]], c: { d: { e: { f: [null] } } } },
     'holes in arrays': [1, , 3], // eslint-disable-line no-sparse-arrays
+    'toJSON giving nothing, and its key': { gone: { toJSON: () => undefined }, list: [{ toJSON: () => undefined }, { toJSON: (k: string) => `at ${k}` }], kept: 1 },
     'toJSON, Map, Set, boxed values and class instances': {
       date: new Date(0),
       custom: { toJSON: (key: string) => ({ key }) },
