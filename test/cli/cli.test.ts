@@ -232,6 +232,13 @@ describe('--output', () => {
     expect(readdirSync(dir)).toEqual(['report.pipe']);
   });
 
+  it.runIf(existsSync('/dev/full'))('a device that refuses the write (-o /dev/full): one line, exit 2, the device kept', async () => {
+    const r = await run(['inspect', LEAK, '-o', '/dev/full']);
+    expect(r.stderr).toBe('leakscope: /dev/full: cannot write the report (ENOSPC)\n');
+    expect(r.status).toBe(2);
+    expect(statSync('/dev/full').isCharacterDevice()).toBe(true);
+  });
+
   it('a write that fails midway says so in one line, and leaves no file', () => {
     // A file size limit of 64 KB, its signal ignored (as exec keeps it): the write past it fails with EFBIG.
     const dir = mkdtempSync(join(tmpdir(), 'leakscope-out-'));
