@@ -10,7 +10,7 @@ import { shortFunc } from '../model/func-name.js';
 import type { Finding } from '../rules/types.js';
 import { code, fenced, md, mdProse, mdTable } from './markdown-kit.js';
 import {
-  fileLine, fmtDelta, fmtDuration, fmtGrowth, fmtInt, fmtP, fmtRate, fmtShare, fmtWait, plural, selectGroups,
+  alikePrefix, fileLine, fmtDelta, fmtDuration, fmtGrowth, fmtInt, fmtP, fmtRate, fmtShare, fmtWait, listedEvidence, plural, selectGroups,
   programNote, shortSite, siteOf, snapshotTitle, sortFindings, topN, waitColumn,
 } from './text.js';
 import type { RenderOptions, ReportInput } from './types.js';
@@ -71,9 +71,9 @@ function details(f: Finding): string {
   if (f.location) body.push(`**Where:** ${code(f.location.func)}${f.location.file ? ` at ${code(fileLine(f.location))}` : ''}`);
   body.push(`**Why:** ${mdProse(f.explanation)}`);
   const bullets = f.evidence.facts.map((fact) => `- ${mdProse(fact)}`);
-  for (const g of f.evidence.groups.filter((g) => g.role !== 'root')) {
+  for (const { group: g, alike } of listedEvidence(f)) {
     const site = g.site ? ` at ${code(`${shortFunc(g.site.func)} ${shortSite(g.site)}`)}` : '';
-    bullets.push(`- ${g.role}: ${md(plural(g.count, 'goroutine'))} ${md(waitColumn({ waitKind: g.waitKind, states: [g.state] }))}${site}`);
+    bullets.push(`- ${g.role}: ${md(alikePrefix(alike) + plural(g.count, 'goroutine'))} ${md(waitColumn({ waitKind: g.waitKind, states: [g.state] }))}${site}`);
   }
   if (bullets.length) body.push(bullets.join('\n'));
   body.push(`**Likely cause:** ${mdProse(f.cause)}`);

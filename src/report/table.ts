@@ -12,7 +12,7 @@ import { fleetTableSection } from './fleet-text.js';
 import { aggregateSentence } from './aggregates.js';
 import { diffSection, gateSection, trendSection } from './table-compare.js';
 import {
-  fileLine, fmtInt, fmtShare, fmtWait, oneLine, plural, programNote, prose, selectGroups, shortSite, siteOf, snapshotTitle, sortFindings,
+  alikePrefix, fileLine, fmtInt, fmtShare, fmtWait, listedEvidence, oneLine, plural, programNote, prose, selectGroups, shortSite, siteOf, snapshotTitle, sortFindings,
   topN, waitColumn,
 } from './text.js';
 import type { Palette, RenderOptions, ReportInput } from './types.js';
@@ -76,9 +76,9 @@ function findingBlock(f: Finding, p: Palette): string {
     row('fact', oneLine((fact = facts[i])));
     line = lines.length > n ? lines[n] : undefined;
   }
-  for (const g of f.evidence.groups.filter((g) => g.role !== 'root')) {
+  for (const { group: g, alike } of listedEvidence(f)) {
     const site = g.site ? ` at ${shortFunc(g.site.func)} ${shortSite(g.site)}`.trimEnd() : '';
-    row(g.role === 'consequence' ? 'then' : 'also', oneLine(`${plural(g.count, 'goroutine')} ${waitColumn({ waitKind: g.waitKind, states: [g.state] })}${site}`));
+    row(g.role === 'consequence' ? 'then' : 'also', oneLine(`${alikePrefix(alike)}${plural(g.count, 'goroutine')} ${waitColumn({ waitKind: g.waitKind, states: [g.state] })}${site}`));
   }
   row('cause', f.cause);
   for (const c of f.causeLocations ?? []) {

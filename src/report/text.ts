@@ -5,7 +5,7 @@
 import type { AnalyzedGroup, SiteFrame } from '../analyze/types.js';
 import type { DumpContext } from '../model/dump.js';
 import { textOrder } from '../rules/collate.js';
-import type { Finding, Severity } from '../rules/types.js';
+import type { EvidenceGroup, Finding, Severity } from '../rules/types.js';
 import type { PathMapping, RenderOptions } from './types.js';
 
 /** 1234567 → "1,234,567" on every host. */
@@ -91,6 +91,35 @@ export function siteOf(g: Pick<AnalyzedGroup, 'blockingSite' | 'frames'>): SiteF
 }
 
 export const SEVERITY_RANK: Readonly<Record<Severity, number>> = { error: 0, warning: 1, info: 2 };
+
+/** An evidence group a report lists under its finding, and how many of its groups are alike (`listedEvidence`). */
+export interface ListedEvidence {
+  readonly group: EvidenceGroup;
+  readonly alike: number;
+}
+
+/**
+ * The evidence groups a report lists under a finding: all but its roots (which its facts say), in
+ * order, those alike (role, goroutines, wait, state and site) once with their number. A finding over
+ * 200 groups of 834 goroutines parked at one line listed 200 identical lines.
+ */
+export function listedEvidence(f: Finding): ListedEvidence[] {
+  const byText = new Map<string, { group: EvidenceGroup; alike: number }>();
+  for (const g of f.evidence.groups) {
+    if (g.role === 'root') continue;
+    const s = g.site;
+    const key = `${g.role}\0${g.count}\0${g.waitKind}\0${g.state}\0${s ? `${s.func}\0${s.file}\0${s.line}` : ''}`;
+    const e = byText.get(key);
+    if (e === undefined) byText.set(key, { group: g, alike: 1 });
+    else e.alike++;
+  }
+  return [...byText.values()];
+}
+
+/** `11 groups, each ` before what one of `alike` groups is, or nothing for one. */
+export function alikePrefix(alike: number): string {
+  return alike > 1 ? `${fmtInt(alike)} groups, each ` : '';
+}
 
 /** Most severe first, then most goroutines, then rule id and location: a total order. */
 export function sortFindings(findings: readonly Finding[]): Finding[] {

@@ -96,3 +96,26 @@ describe('markdown', () => {
     expect(out).toContain('| 1 | 380 | 35.8% | waitgroup \\(semacquire\\) | `proxy/proxy_store.go:118` |');
   });
 });
+
+describe('a finding over many groups alike', () => {
+  it('lists its related and consequence groups alike once, with their number, in table and Markdown', () => {
+    const f = leak.findings.find((x) => x.evidence.groups.some((g) => g.role === 'consequence'))!;
+    const root = f.evidence.groups.find((g) => g.role === 'root')!;
+    const then = f.evidence.groups.find((g) => g.role === 'consequence')!;
+    const other = { ...root, role: 'related' as const, count: root.count + 1 };
+    const related = { ...root, role: 'related' as const };
+    // 3 related alike (not in a row), 1 other, 2 consequences alike.
+    const groups = [root, related, other, { ...related }, then, { ...then }, { ...related }];
+    const input = { ...leak, findings: [{ ...f, evidence: { ...f.evidence, groups } }] };
+    const lines = renderTable(input).split('\n').filter((l) => /^ {2}(also|then) /.test(l));
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(new RegExp(`^  also   3 groups, each ${root.count} goroutines? `));
+    expect(lines[1]).toMatch(new RegExp(`^  also   ${root.count + 1} goroutines `));
+    expect(lines[2]).toMatch(new RegExp(`^  then   2 groups, each ${then.count.toLocaleString('en-US')} goroutines? `));
+    // (Its facts are bullets too: `- consequence: 380 goroutines in …`; a group's bullet names its site in code.)
+    const bullets = renderMarkdown(input).split('\n').filter((l) => /^- (related|consequence): .* at `/.test(l));
+    expect(bullets).toHaveLength(3);
+    expect(bullets[0]).toMatch(/^- related: 3 groups, each /);
+    expect(bullets[2]).toMatch(/^- consequence: 2 groups, each /);
+  });
+});
