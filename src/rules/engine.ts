@@ -224,11 +224,14 @@ function mergeByRoot<C extends Candidate & { severity: Severity }>(cands: C[]): 
     const primary = better(prev, c) ? prev : c;
     const other = primary === prev ? c : prev;
     const severity = SEVERITY_RANK[other.severity] < SEVERITY_RANK[primary.severity] ? other.severity : primary.severity;
+    // A group the merged finding roots at (its root, its other call paths to the site) is not also
+    // one of its consequences or related groups, as the other candidate may have had it.
+    const own = new Set([primary.root!, ...primary.roots]);
     byRoot.set(c.root.id, {
       ...primary,
       severity,
-      consequences: union(primary.consequences, other.consequences),
-      related: union(primary.related, other.related),
+      consequences: union(primary.consequences, other.consequences.filter((g) => !own.has(g))),
+      related: union(primary.related, other.related.filter((g) => !own.has(g))),
       goroutines: Math.max(primary.goroutines ?? 0, other.goroutines ?? 0),
     });
   }
