@@ -1,7 +1,8 @@
 /**
  * Where a report goes: stdout, or `--output FILE` written atomically: a temporary file in the same
  * folder, then rename, so a reader never sees half a report and a failed run leaves no partial file
- * (a device or named pipe, `-o /dev/null`, is written to as it is). The output may never be one of the inputs. Warnings go to stderr, one line each.
+ * (a device or named pipe, `-o /dev/null`, is written to as it is). The output may never be one of
+ * the inputs. Warnings go to stderr, one line each.
  */
 import { closeSync, openSync, realpathSync, statSync, writeSync, type Stats } from 'node:fs';
 import { rename, unlink } from 'node:fs/promises';
@@ -48,17 +49,18 @@ export function checkOutput(output: string | undefined, inputs: readonly string[
  * gets a final newline either way. The report is never held whole (a JSON report of a dump of
  * distinct stacks is over 100 MB). A file is written to a temporary file and renamed.
  */
-export async function writeOutputPieces(produce: (sink: (text: string) => void) => void, output: string | undefined): Promise<void> {
+export async function writeOutputPieces(
+  produce: (sink: (text: string) => void) => void,
+  output: string | undefined,
+): Promise<void> {
   if (output === undefined || output === '-') {
-    let last = '';
     // Each piece is written when the next one is ready; the last one with a callback (writes keep their order).
-    produce((text) => {
-      if (text === '') return;
-      if (last !== '') process.stdout.write(last);
-      last = text;
-    });
-    if (last !== '' && !last.endsWith('\n')) last += '\n';
-    await writeStdout(last);
+    let held = '';
+    writePieces((text) => {
+      if (held !== '') process.stdout.write(held);
+      held = text;
+    }, produce);
+    await writeStdout(held);
     return;
   }
   const target = resolve(output);
@@ -70,7 +72,7 @@ export async function writeOutputPieces(produce: (sink: (text: string) => void) 
   const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   let fd = openOutput(tmp, 'wx', output);
   try {
-    writePieces(fd, produce);
+    writePieces((text) => writeAll(fd, text), produce);
     closeSync(fd);
     fd = -1;
     await rename(tmp, target);
@@ -85,7 +87,7 @@ export async function writeOutputPieces(produce: (sink: (text: string) => void) 
 function writeInPlace(produce: (sink: (text: string) => void) => void, output: string): void {
   const fd = openOutput(output, 'w', output);
   try {
-    writePieces(fd, produce);
+    writePieces((text) => writeAll(fd, text), produce);
   } catch (e) {
     throw failed(output, e);
   } finally {
@@ -109,15 +111,15 @@ function failed(output: string, e: unknown): unknown {
   return new UsageError(`${output}: cannot write the report (${code ?? e.message})`);
 }
 
-/** `produce`'s pieces to `fd`, in order, and a final newline if the last has none. */
-function writePieces(fd: number, produce: (sink: (text: string) => void) => void): void {
+/** `produce`'s pieces to `write`, in order, but empty ones, and a final newline if the last has none. */
+function writePieces(write: (text: string) => void, produce: (sink: (text: string) => void) => void): void {
   let last = '';
   produce((text) => {
     if (text === '') return;
-    writeAll(fd, text);
+    write(text);
     last = text;
   });
-  if (last !== '' && !last.endsWith('\n')) writeAll(fd, '\n');
+  if (last !== '' && !last.endsWith('\n')) write('\n');
 }
 
 /** All of `text` to `fd` (a write may take only part of it). */
