@@ -12,6 +12,9 @@
 // and with the JSON report) against the newline count of the same run, and per stage in-process
 // (bench/stage-time.mjs): CPU time per distinct stack across read, analyze, the wait-for graph, rules
 // and the report, in a fresh process and for the same dump once more in it (a series' next snapshot).
+// The dump of twice as many distinct stacks, timed the same way in alternating runs, gives what each
+// distinct stack more costs (the slope) apart from what a process pays once (the intercept: code
+// compiled and optimized on the dump's first stacks, the heap grown).
 //
 // --with-1m adds the 1,000,000-goroutine point (a ~2.8 GB debug=2 file; the generator needs ~6 GB of
 // memory): opt-in, and skipped with a note when the machine has too little free memory or disk.
@@ -237,11 +240,25 @@ if (!args.includes('--skip-distinct')) {
     // The JSON report says every group with its frames and key: ~4 times the dump's size.
     json: [cli, 'inspect', file, '--format', 'json', '--output', join(out, 'last.json')],
   });
+  // Twice as many distinct stacks, read in runs alternating with the first: what one more distinct stack
+  // costs (the slope between the two), apart from what a process pays once whatever the dump's size
+  // (code compiled and optimized on the dump's first stacks, the heap grown).
+  const double = count * 2;
+  const doubleFile = join(out, `distinct${double}.debug2.txt`);
+  if (!existsSync(doubleFile)) {
+    console.error(`generating ${double} goroutines on distinct stacks …`);
+    execFileSync(generator(), ['-distinct', String(double), '-out', out], { stdio: 'inherit' });
+  }
+  const stageTime = (f, extra = []) => {
+    const r = spawnSync(process.execPath, [join(here, 'stage-time.mjs'), f, ...extra], { encoding: 'utf8', maxBuffer: 1 << 26 });
+    if (r.status !== 0) throw new Error(`stage-time ${f}: exit ${r.status}: ${r.stderr.slice(0, 500)}`);
+    return JSON.parse(r.stdout);
+  };
   const stagesRuns = [];
+  const doubleRuns = [];
   for (let i = 0; i < runs; i++) {
-    const r = spawnSync(process.execPath, [join(here, 'stage-time.mjs'), file, '--again'], { encoding: 'utf8', maxBuffer: 1 << 26 });
-    if (r.status !== 0) throw new Error(`stage-time ${file}: exit ${r.status}: ${r.stderr.slice(0, 500)}`);
-    stagesRuns.push(JSON.parse(r.stdout));
+    stagesRuns.push(stageTime(file, ['--again']));
+    doubleRuns.push(stageTime(doubleFile));
   }
   const med = (xs) => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)];
   const stageNames = Object.keys(stagesRuns[0].stages);
@@ -257,11 +274,19 @@ if (!args.includes('--skip-distinct')) {
     jsonMs: m.json.wallMs, jsonRatio: m.json.wallMs / m.baseline.wallMs, jsonPeakRssMB: m.json.peakRssMB, jsonBytes: statSync(join(out, 'last.json')).size,
     stageCpuMs: perStage, usPerStack, againStageCpuMs: againPerStage, againUsPerStack,
   };
+  // Per stage, the median over the paired runs of (CPU of `double` stacks − CPU of `count`) / count.
+  const added = doubleRuns[0].groups - groups;
+  const slope = (cpu) => med(stagesRuns.map((r, i) => ((cpu(doubleRuns[i]) - cpu(r)) * 1000) / added));
+  const marginal = Object.fromEntries(stageNames.map((k) => [k, slope((r) => r.stages[k].cpuMs)]));
+  const marginalUs = slope((r) => r.cpuMs);
+  results.distinct.marginal = { groups: doubleRuns[0].groups, usPerStackByStage: marginal, usPerStack: marginalUs, fixedCpuMs: med(stagesRuns.map((r) => r.cpuMs)) - (marginalUs * groups) / 1000 };
   const d = results.distinct;
   console.log(`${count} distinct stacks (${fmt(d.bytes / 1e6, 1)} MB debug=2, ${groups} groups): ${fmt(d.wallMs, 0)} ms (baseline ${fmt(d.baselineMs, 0)} ms, ratio ${fmt(d.ratio)}), peak RSS ${fmt(d.peakRssMB, 0)} MB; without rules ${fmt(d.noRulesMs, 0)} ms (ratio ${fmt(d.noRulesRatio)}), peak RSS ${fmt(d.noRulesPeakRssMB, 0)} MB`);
   console.log(`  --format json (${fmt(d.jsonBytes / 1e6, 0)} MB of JSON): ${fmt(d.jsonMs, 0)} ms (ratio ${fmt(d.jsonRatio)}), peak RSS ${fmt(d.jsonPeakRssMB, 0)} MB`);
   console.log(`  CPU per stage, in-process (median of ${runs}): ${stageNames.map((k) => `${k} ${fmt(perStage[k], 0)} ms`).join(', ')}; ${fmt(usPerStack, 1)} µs per distinct stack`);
   console.log(`  the same dump again in that process (a series' next snapshot: code compiled, heap grown): ${stageNames.map((k) => `${k} ${fmt(againPerStage[k], 0)} ms`).join(', ')}; ${fmt(againUsPerStack, 1)} µs per distinct stack`);
+  const mg = results.distinct.marginal;
+  console.log(`  each distinct stack more (${double} stacks against ${count}, median of ${runs} paired runs): ${stageNames.map((k) => `${k} ${fmt(mg.usPerStackByStage[k], 1)}`).join(', ')}; ${fmt(mg.usPerStack, 1)} µs per distinct stack; paid once whatever the size: ${fmt(mg.fixedCpuMs, 0)} ms`);
 }
 
 if (!args.includes('--skip-pileup')) {
