@@ -290,7 +290,7 @@ if (!args.includes('--skip-distinct')) {
 }
 
 if (!args.includes('--skip-pileup')) {
-  // Issue 13, shape 1 at scale: 777 queries in WaitGroup.Wait, 144 lookups each (111,888) queued for
+  // A lock pile-up at scale: 777 queries in WaitGroup.Wait, 144 lookups each (111,888) queued for
   // one RWMutex whose holder waits elsewhere (bench/gen -pileup). Timed against the newline count of
   // the same run, and checked: the first finding is the pile-up and counts every query and lookup.
   const [queries, children] = [777, 144];
@@ -345,7 +345,7 @@ if (!skipSeries) {
 }
 
 if (!args.includes('--skip-bundle')) {
-  // Issue 14: a support bundle of 40 processes × 12 goroutine profiles (debug=0) with heap profiles,
+  // A support bundle of 40 processes × 12 goroutine profiles (debug=0) with heap profiles,
   // logs and describe text beside them, packed the collector's way (a tar of 12 tar.xz), made once
   // from live Go processes (test/live/bundleprog). `check` over it, every file read in one stream.
   const bundle = await ensureBundle();

@@ -109,7 +109,7 @@ func leak() {
 	p.Run()
 }
 
-// startPileup parks issue 13's first shape: one compaction holding the table's write lock while it
+// startPileup parks a lock pile-up: one compaction holding the table's write lock while it
 // waits for a flush, -pileup queries in WaitGroup.Wait, -children lookups each queued for the read
 // lock. Goroutines: 1 + pileup × (1 + children), and main.
 func startPileup() {

@@ -1,4 +1,4 @@
-// Command streamd reproduces issue 13, shape 2: a daemon whose worker pools,
+// Command streamd is a daemon whose worker pools,
 // started at start-up, have been idle for the whole uptime, while the
 // goroutine sets of its streaming exec sessions hang. Each session runs a
 // child process (`sleep`) and three goroutines: one copies the process's

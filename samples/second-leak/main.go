@@ -1,6 +1,6 @@
-// Command quotehub is a quote fan-out daemon with two independent leaks, the shape of issue 13's
-// third case: beside a large set of stuck goroutines, a second, smaller set (about an eighth of the
-// dump) that a report must not drop.
+// Command quotehub is a quote fan-out daemon with two independent leaks: beside a large set of
+// stuck goroutines, a second, smaller set (about an eighth of the dump) that a report must not
+// drop.
 //
 //  1. feed: 200 subscribers, 31 of whose clients disconnect after their first quote. Their readers
 //     return without unsubscribing, so each of the other 200 of the 201 published quotes leaves one

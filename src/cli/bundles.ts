@@ -1,5 +1,5 @@
 /**
- * Archives among the inputs (issue 14): told apart by their first bytes, read as a stream in the main
+ * Archives among the inputs: told apart by their first bytes, read as a stream in the main
  * thread (src/read/bundle.ts), each goroutine dump in them becoming one loaded input named
  * `archive!entry`, placed in its process (src/cli/processes.ts). Plain files keep the reading they had.
  */

@@ -1,5 +1,5 @@
 /**
- * Several processes among the inputs (issue 14: the pods of a support bundle): each process's
+ * Several processes among the inputs (the pods of a support bundle): each process's
  * snapshots form a series of their own, judged like `check` judges one (the rules on its latest
  * snapshot, the trend over the series, the gate's limits), and the results are combined into the
  * fleet summary (src/report/fleet.ts). Inputs of one process keep the single-series path.

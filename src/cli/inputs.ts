@@ -44,7 +44,7 @@ export async function expandInputs(args: readonly string[]): Promise<InputFile[]
       st = undefined;
     }
     if (st?.isDirectory()) {
-      // Recursive (issue 14): an unpacked support bundle reads like the archive it came from.
+      // Recursive: an unpacked support bundle reads like the archive it came from.
       const files = filesBelow(arg, await walker());
       if (files.length === 0) throw new UsageError(`${arg}: folder holds no files`);
       out.push(...files.map((path) => ({ path, listed: true, root: arg })));

@@ -82,7 +82,7 @@ export interface ReportSpec {
 }
 
 /**
- * Repeatable `-f NAME[=FILE]` (issue 14): one run writes every report it is asked for. Collected here,
+ * Repeatable `-f NAME[=FILE]`: one run writes every report it is asked for. Collected here,
  * then split by splitFormats before the action: one format to stdout (or `--output`), the rest to files.
  */
 export function formatSpec(value: string, previous: ReportSpec[] | string | undefined): ReportSpec[] {

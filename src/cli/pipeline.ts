@@ -79,7 +79,7 @@ function analyzed(input: InputFile, dump: Dump, s: Setup): LoadedInput {
 
 /**
  * Several inputs are read in parallel (worker threads for large files, src/read/parallel.ts); archives
- * among them (issue 14) are read as streams, each goroutine dump in them one loaded input.
+ * among them are read as streams, each goroutine dump in them one loaded input.
  */
 export async function loadAll(inputs: readonly InputFile[], s: Setup, readOptions: BundleReadOptions = {}): Promise<Loaded> {
   let opts = readOptions;

@@ -1,5 +1,5 @@
 /**
- * Which process a dump came from, and when, read from where it was found (issue 14). Support bundles
+ * Which process a dump came from, and when, read from where it was found. Support bundles
  * name their files after the pod: the Rancher profile collector writes
  * `<pod>-goroutine-<YYYY-MM-DDTHH_MM_SS>`, `<pod>.log` and `<pod>-previous.log`; other tools put one
  * process's files in a folder of its own. So a process is named by, in order: the pod before

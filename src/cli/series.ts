@@ -59,7 +59,7 @@ export function buildSeries(loaded: readonly LoadedInput[], intervalMs?: number)
   };
   if (intervalMs !== undefined) return withTimes('interval', (_, n) => n * intervalMs);
   // Archive entries and folder files named with their time (a support bundle's `<pod>-goroutine-<time>`)
-  // are ordered by that name (issue 14): the collector's clock, the same for every pod.
+  // are ordered by that name: the collector's clock, the same for every pod.
   const entry = flat.map((x) => x.l.entryTime);
   if (flat.length && entry.every((t) => t !== undefined)) return withTimes('file name', (x, n) => entry[n]! + x.i);
   const captured = flat.map((x) => (x.analysis.snapshot.capturedAt ? Date.parse(x.analysis.snapshot.capturedAt) : NaN));

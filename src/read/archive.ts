@@ -1,5 +1,5 @@
 /**
- * Archives as inputs (issue 14): tar, gzip (tar.gz/tgz), xz (tar.xz) and zip, told apart by their
+ * Archives as inputs: tar, gzip (tar.gz/tgz), xz (tar.xz) and zip, told apart by their
  * bytes, never by their names, and archives inside archives up to a small depth. Everything is
  * streamed: nothing is written to disk, an entry's name is only ever a label (`../../x` is shown, never
  * opened). Limits on decompressed bytes, entries and nesting end a hostile archive with one line.

@@ -1,5 +1,5 @@
 /**
- * A support bundle (issue 14): an archive of many files of which only the goroutine dumps are wanted.
+ * A support bundle: an archive of many files of which only the goroutine dumps are wanted.
  * Each file is read by content: a pprof protobuf is a goroutine profile or another profile (heap, CPU,
  * mutex, block, threadcreate: told apart by its sample types, src/read/pprof.ts), a text file is a
  * dump when the text reader finds one in it (a `…-previous.log` with a crash dump counts). Everything

@@ -1,5 +1,5 @@
 /**
- * The fleet summary (issue 14): when the dumps come from several processes (the pods of a support
+ * The fleet summary: when the dumps come from several processes (the pods of a support
  * bundle), one row per process (snapshots, goroutines first → last, trend verdict, top finding), and
  * one finding per problem across processes ("the same leak in 3 of 3 rancher pods, growing ~1,200/h
  * in each") rather than one per file. Also the `check` gate over a fleet: each limit's worst process.

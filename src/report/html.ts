@@ -104,7 +104,7 @@ export function renderHtml(input: ReportInput, opts: HtmlOptions = {}): string {
     body.push(section('gate', 'Gate', renderGate(input.gate)));
   }
   if (input.fleet) {
-    // Several processes (issue 14): the fleet first, then one section per process.
+    // Several processes (a support bundle): the fleet first, then one section per process.
     nav.unshift(['fleet', 'Processes']);
     const anchors = findingAnchors(input.findings, input.fleet);
     body.push(section('fleet', 'Processes', renderFleet(input.fleet, anchors) + renderProcesses(input.fleet, anchors)));

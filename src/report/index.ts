@@ -1,6 +1,6 @@
 /**
  * The report library: the renderer registry (registry.ts: format name → pure `(input, opts) =>
- * string`, each renderer loaded on first use; `html` lives in `html.ts`, issue 6) and, for library
+ * string`, each renderer loaded on first use; the HTML report lives in `html.ts`) and, for library
  * users, the renderers themselves.
  */
 export { FORMATS, getPieceRenderer, getRenderer, isFormat, render, type FormatName, type PieceRenderer } from './registry.js';

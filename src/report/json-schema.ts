@@ -54,7 +54,7 @@ export const reportJsonSchema = {
   title: 'leakscope report (schemaVersion 1)',
   ...object(
     {
-      // 2: a report over several processes, with `fleet` (issue 14); 1: everything else.
+      // 2: a report over several processes, with `fleet`; 1: everything else.
       schemaVersion: { enum: [1, 2] },
       tool: object({ name: { const: 'leakscope' }, version: str }, ['name', 'version']),
       command: { enum: ['inspect', 'diff', 'trend', 'check', 'watch', 'report'] },

@@ -17,7 +17,7 @@ import { selectGroups, sortFindings } from './text.js';
 import type { GateResult, RenderOptions, ReportInput } from './types.js';
 
 export const JSON_SCHEMA_VERSION = 1;
-/** A report over several processes (issue 14: `fleet`, snapshots = each process's latest, merged findings). */
+/** A report over several processes (`fleet`, snapshots = each process's latest, merged findings). */
 export const JSON_FLEET_SCHEMA_VERSION = 2;
 
 type J = unknown;

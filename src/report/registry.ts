@@ -17,7 +17,7 @@ const loaders: Record<FormatName, () => Promise<Renderer | undefined>> = {
   junit: async () => (await import('./junit.js')).renderJunit,
   github: async () => (await import('./github.js')).renderGithub,
   html: async () => {
-    // issue 6: the page template may be missing from a build; say so rather than crash. (A literal
+    // The HTML report's page template may be missing from a build; say so rather than crash. (A literal
     // specifier, so that the CLI bundle, scripts/bundle-cli.mjs, includes it as a lazy chunk.)
     let mod: { renderHtml?: Renderer };
     try {

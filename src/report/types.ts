@@ -29,7 +29,7 @@ export interface ReportInput {
   /** `--no-rules`: the rules did not run, so "no findings" would say too much. */
   readonly rulesSkipped?: boolean;
   /**
-   * Dumps of several processes (a support bundle, issue 14): one row per process, shown first. Then
+   * Dumps of several processes (a support bundle): one row per process, shown first. Then
    * `analyses` holds each process's latest snapshot and `findings` one finding per problem across them.
    */
   readonly fleet?: FleetSummary;

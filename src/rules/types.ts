@@ -28,7 +28,7 @@ export interface Evidence {
   readonly facts: string[];
 }
 
-/** A location in source believed to cause the finding (filled by source analysis, issue 5). */
+/** A location in source believed to cause the finding (filled by source analysis). */
 export interface CauseLocation {
   readonly file: string;
   readonly line: number;
@@ -65,7 +65,7 @@ export interface Finding {
 export type { AnalyzedGroup };
 
 // ---------------------------------------------------------------------------------------------
-// Added by the rule engine (issue 3). Finding/Evidence above keep their names; new fields are
+// Added by the rule engine. Finding/Evidence above keep their names; new fields are
 // additive. Rules below are the shape of `rules/*.yaml` packs and of user config rules, checked by
 // the JSON Schema in `schema.ts` (mirrored to `rules/leakscope.schema.json`).
 // ---------------------------------------------------------------------------------------------

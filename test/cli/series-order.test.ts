@@ -1,7 +1,7 @@
 /**
- * Issue 13: a series whose capture times are not credible keeps the order the user gave. Files
- * copied together have mtimes within a second of each other, in any order: `trend` must not sort by
- * them, must say so once, and must not print a rate per minute from such a span.
+ * A series whose capture times are not credible keeps the order the user gave. Files copied together
+ * have mtimes within a second of each other, in any order: `trend` must not sort by them, must say so
+ * once, and must not print a rate per minute from such a span.
  */
 import { copyFileSync, mkdtempSync, readdirSync, renameSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * Issue 14 (real data): a support bundle made the way Rancher's profile collector makes one
+ * Support bundles on real data: a bundle made the way Rancher's profile collector makes one
  * (test/live/bundleprog/collect.mjs: real Go processes serving net/http/pprof on 127.0.0.1, real
  * `tar cfJ` per loop appended with `tar rf`): three `rancher` pods that leak, one healthy
  * `cattle-cluster-agent` pod, and a crashed container's log with its SIGQUIT dump. The CLI must name

@@ -1,9 +1,9 @@
 /**
- * Issue 2, item 7 (LIVE part): build a Go program (test/live/leakprog, standard library only), run it
- * while it holds a known state, capture its goroutine profile LIVE over HTTP from its own
- * net/http/pprof endpoint on 127.0.0.1 in debug=0/1/2, read each capture with `readDump(url)` and
- * with `readDump(file)` of a capture saved from the same endpoint, and check the readers against the
- * counts the program knows to be true.
+ * The readers on a LIVE capture (test/samples/samples.test.ts checks them on the bundled samples):
+ * build a Go program (test/live/leakprog, standard library only), run it while it holds a known state,
+ * capture its goroutine profile LIVE over HTTP from its own net/http/pprof endpoint on 127.0.0.1 in
+ * debug=0/1/2, read each capture with `readDump(url)` and with `readDump(file)` of a capture saved from
+ * the same endpoint, and check the readers against the counts the program knows to be true.
  *
  * Where `go` is not on PATH the live tests are skipped, except under CI (CI=true), where a missing
  * `go` fails (`.ci/run` installs golang-go).

@@ -1,7 +1,7 @@
 /**
- * Issue 14: hostile archives, made with the real `tar`, `gzip`, `xz` and `zip` (installed by .ci/run)
- * around a real dump (samples/apiproxy-leak). Each ends in what was read plus a warning, or in one
- * line naming the input and exit 2; never a stack trace, a hang, or a file written outside.
+ * Hostile archives, made with the real `tar`, `gzip`, `xz` and `zip` (installed by .ci/run) around a
+ * real dump (samples/apiproxy-leak). Each ends in what was read plus a warning, or in one line naming
+ * the input and exit 2; never a stack trace, a hang, or a file written outside.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, copyFileSync, openSync, closeSync, ftruncateSync, statSync } from 'node:fs';

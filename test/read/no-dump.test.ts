@@ -1,8 +1,8 @@
 /**
  * Input with no dump in its first 64 MiB (a device, a binary stream, a huge log without a dump) is
- * refused there with one line naming it, not read to its end (issue 13). The streams are generated
- * here (zeros, seeded noise, log lines, none of them a dump); the dumps are real samples. Each test
- * counts the bytes the reader pulled from its source: the check that it stopped.
+ * refused there with one line naming it, not read to its end. The streams are generated here (zeros,
+ * seeded noise, log lines, none of them a dump); the dumps are real samples. Each test counts the bytes
+ * the reader pulled from its source: the check that it stopped.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

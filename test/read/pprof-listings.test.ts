@@ -130,7 +130,7 @@ describe('go tool pprof listings made by real toolchains', () => {
 
   it('reads Type: goroutineleak as a goroutineleak profile whose groups the GC proved leaked', () => {
     // Hand-edited from apiproxy-leak/go1.26/traces.txt: only the Type line changed (no goroutineleak
-    // debug=0 sample exists in this branch; its proof logic is another issue's).
+    // debug=0 sample exists in this branch; its proof logic is tested in test/cli/leakprofile.test.ts).
     const text = readFileSync(join(LISTINGS, 'apiproxy-leak', 'go1.26', 'traces.txt'), 'utf8').replace('Type: goroutine\n', 'Type: goroutineleak\n');
     const s = readListingText('leak.txt', text);
     expect(s.profile).toBe('goroutineleak');

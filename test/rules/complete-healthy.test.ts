@@ -1,9 +1,8 @@
 /**
- * samples/complete-healthy: complete SIGQUIT dumps of healthy programs that once drew false warnings
- * (issue 18, item 7): a pool of workers started together by one constructor, woken now and then, so
- * their receive waits range from a minute to the process's uptime; and a client whose readLoops wait
- * for streaming response bodies that its goroutines are reading. No warning, and each is still named
- * (info) for what it is.
+ * samples/complete-healthy: complete SIGQUIT dumps of healthy programs that once drew false warnings: a
+ * pool of workers started together by one constructor, woken now and then, so their receive waits range
+ * from a minute to the process's uptime; and a client whose readLoops wait for streaming response
+ * bodies that its goroutines are reading. No warning, and each is still named (info) for what it is.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';

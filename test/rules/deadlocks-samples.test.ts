@@ -1,5 +1,5 @@
 /**
- * Issue 12 acceptance on samples/deadlocks (our own programs, Go 1.19, 1.23, 1.24 and 1.26, test timeouts, leak
+ * Acceptance on samples/deadlocks (our own programs, Go 1.19, 1.23, 1.24 and 1.26, test timeouts, leak
  * reports and SIGQUIT dumps): every stuck site of expected.json is named by a warning or error of the
  * leak, deadlock or contention categories (at least one of them as a root), the test runner and the
  * goroutines listed as consequences are never a root, each such finding says with what confidence it

@@ -1,7 +1,7 @@
 /**
- * Issue 13: in a debug=1 dump every stuck set above the thresholds gets its own finding, not only the
- * largest (a second set of 960 identical goroutines, 12.7% of the dump, beside 6,200), while sets
- * that scale with other groups (per-object workers) stay quiet.
+ * In a debug=1 dump every stuck set above the thresholds gets its own finding, not only the largest (a
+ * second set of 960 identical goroutines, 12.7% of the dump, beside 6,200), while sets that scale with
+ * other groups (per-object workers) stay quiet.
  */
 import { describe, expect, it } from 'vitest';
 import { runRules } from '../../src/rules/index.js';

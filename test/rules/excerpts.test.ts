@@ -1,5 +1,5 @@
 /**
- * Issue 18 acceptance on excerpts: samples/excerpts holds goroutines cut from the real dumps of
+ * Acceptance on excerpts: samples/excerpts holds goroutines cut from the real dumps of
  * samples/deadlocks the way people paste them (1, 2 or 5 goroutines, with and without the header,
  * starting mid-stack, with `...`; cut.mjs), samples/module-bugs holds excerpts of programs built inside
  * real projects' packages. At least 90% of the buggy excerpts name a stuck site at warning or above,

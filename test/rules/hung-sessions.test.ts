@@ -1,11 +1,11 @@
 /**
- * Issue 13, shape 2: idle start-up pools must not outrank hung per-session sets. samples/hung-sessions
- * is a real daemon (two pools of 10 workers idle since start-up, 164 exec sessions × 3 goroutines left
- * hanging), dumped after 190 s: debug=2 prints 3 minutes for the pools, 2 for the sessions. The
- * built-in thresholds are an hour for a hung set and 30 minutes of uptime for an idle pool; the test
- * lowers both to a minute with a user config, the way a project would tune them, so the real dump
- * exercises them. Hand-built analyses with the frames of that dump carry the issue's own figures
- * (pools parked 3,598 minutes, sessions up to 2,595).
+ * Idle start-up pools must not outrank hung per-session sets. samples/hung-sessions is a real daemon
+ * (two pools of 10 workers idle since start-up, 164 exec sessions × 3 goroutines left hanging), dumped
+ * after 190 s: debug=2 prints 3 minutes for the pools, 2 for the sessions. The built-in thresholds are
+ * an hour for a hung set and 30 minutes of uptime for an idle pool; the test lowers both to a minute
+ * with a user config, the way a project would tune them, so the real dump exercises them. Hand-built
+ * analyses with the frames of that dump carry the figures the case was reported with (pools parked
+ * 3,598 minutes, sessions up to 2,595).
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -89,7 +89,7 @@ describe.skipIf(!sampleCases().includes(CASE))('samples/hung-sessions', () => {
   }
 });
 
-/** The frames of samples/hung-sessions/goroutine.debug2.txt, with the issue's wait minutes. */
+/** The frames of samples/hung-sessions/goroutine.debug2.txt, with the reported wait minutes. */
 const GO = '/usr/lib/go-1.19/src';
 const SRC = '/srv/streamd/internal';
 const EXEC = `example.com/streamd/internal/session.(*Server).Exec @ ${SRC}/session/session.go:59`;
@@ -133,7 +133,7 @@ const pool = (pkg: string, creator: string, min: number) =>
     frames: [`example.com/streamd/internal/${pkg}.next @ ${SRC}/${pkg}/${pkg}.go:20`, `example.com/streamd/internal/${pkg}.Worker @ ${SRC}/${pkg}/${pkg}.go:10`],
   });
 
-describe('hung per-session sets (the issue\'s figures)', () => {
+describe('hung per-session sets (the reported figures)', () => {
   const pools = () => [pool('ingest', 'main.main', 3597), pool('export', 'example.com/streamd/internal/export.NewPool', 3598)];
 
   it('3 × ~164 parked up to 2,595 minutes: one error, first, counting the whole set; the pools are info', () => {

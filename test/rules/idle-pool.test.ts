@@ -1,6 +1,6 @@
 /**
- * Issue 13: workers created at start-up (by main, init or a constructor), bounded in number, that
- * have waited about as long as the process has run are an idle pool: info, never "nobody sends".
+ * Workers created at start-up (by main, init or a constructor), bounded in number, that have waited
+ * about as long as the process has run are an idle pool: info, never "nobody sends".
  */
 import { describe, expect, it } from 'vitest';
 import { runRules } from '../../src/rules/index.js';

@@ -1,8 +1,8 @@
 /**
- * Issue 23, round 2: per-request loops beside busy goroutines working in the same package or on the
- * same receiver type (building, reading or closing those objects) are a request in flight in one
- * snapshot: core/unstopped-loop says info, core/hidden-state stays quiet. Parked handlers (a channel
- * wait, or a state debug=1 hides) are no such proof: they may be what abandoned the loops.
+ * Per-request loops beside busy goroutines working in the same package or on the same receiver type
+ * (building, reading or closing those objects) are a request in flight in one snapshot:
+ * core/unstopped-loop says info, core/hidden-state stays quiet. Parked handlers (a channel wait, or a
+ * state debug=1 hides) are no such proof: they may be what abandoned the loops.
  */
 import { describe, expect, it } from 'vitest';
 import { runRules } from '../../src/rules/index.js';

@@ -1,6 +1,6 @@
 /**
- * Issue 13, shape 1: N queries in WaitGroup.Wait, each with K lookups queued for one RWMutex whose
- * write lock a compaction holds while it waits elsewhere. The benchmark runs it at 112,667 goroutines
+ * A lock pile-up: N queries in WaitGroup.Wait, each with K lookups queued for one RWMutex whose write
+ * lock a compaction holds while it waits elsewhere. The benchmark runs it at 112,667 goroutines
  * (bench/run.mjs, row "pile-up 777 × 144"); here the same generator (bench/gen -pileup) writes a small
  * instance from a live Go process at test time, when Go is installed: the first finding is the pile-up
  * and counts every queued lookup and every query behind them, in debug=0, 1 and 2.

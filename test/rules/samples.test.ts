@@ -85,7 +85,7 @@ describe('every leak sample: the leak, with the right root site and count', () =
   });
 });
 
-describe.skipIf(!has('lock-pileup'))('lock-pileup: one blocking site, several call paths, WaitGroup waiters behind it (issue 13)', () => {
+describe.skipIf(!has('lock-pileup'))('lock-pileup: one blocking site, several call paths, WaitGroup waiters behind it', () => {
   for (const file of ['goroutine.debug2.txt', 'goroutine.debug0.pb.gz', 'goroutine.debug1.txt']) {
     it(`${file}: the first finding counts every goroutine at the Add site and has the queries as consequence`, async () => {
       const exp = expectedOf('lock-pileup');

@@ -1,11 +1,11 @@
 /**
- * Issue 13, shape 3: a second leak beside a big one. samples/second-leak is a real quote hub (Go 1.19)
- * with two independent leaks: 6,200 fan-out senders blocked on subscribers that left
- * (`feed.(*Hub).deliver`, hub.go:51) and 960 bucket sealers waiting on a channel nobody closes
- * (`archive.(*Bucket).seal`, archive.go:44), 960 of 7,557 goroutines (12.7%), beside a background of
- * live readers, a worker pool, keepalives and gauges. debug1-sets.test.ts checks the rule on
- * hand-built groups; this test checks it on the dumps the program wrote: every format names both
- * sets, each counted whole, and the second is never lost behind the first.
+ * A second leak beside a big one. samples/second-leak is a real quote hub (Go 1.19) with two
+ * independent leaks: 6,200 fan-out senders blocked on subscribers that left (`feed.(*Hub).deliver`,
+ * hub.go:51) and 960 bucket sealers waiting on a channel nobody closes (`archive.(*Bucket).seal`,
+ * archive.go:44), 960 of 7,557 goroutines (12.7%), beside a background of live readers, a worker pool,
+ * keepalives and gauges. debug1-sets.test.ts checks the rule on hand-built groups; this test checks it
+ * on the dumps the program wrote: every format names both sets, each counted whole, and the second is
+ * never lost behind the first.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -34,7 +34,7 @@ describe.skipIf(!sampleCases().includes(CASE))('samples/second-leak: two indepen
   const big = exp.groups!.find((g) => g.id === 'deliverSend')!;
   const second = exp.groups!.find((g) => g.id === 'sealWait')!;
 
-  it('the sample is the issue\'s shape: 6,200 beside 960, the second 12-13% of the dump', () => {
+  it('the sample is a second leak beside a big one: 6,200 beside 960, the second 12-13% of the dump', () => {
     expect(big.count).toBe(6200);
     expect(second.count).toBe(960);
     const share = second.count / (exp as typeof exp & { total: number }).total;

@@ -1,9 +1,9 @@
 /**
- * Issue 12 samples (samples/deadlocks/, see samples/README.md "Deadlocks and stuck goroutines"), at
+ * The deadlock samples (samples/deadlocks/, see samples/README.md "Deadlocks and stuck goroutines"), at
  * read level: for every case and every dump its expected.json lists, `readDump` yields at least one
- * snapshot, and every stuck site is in a group of some snapshot: a frame with that function, that
- * line and a file ending in `/<file>`, in a group whose waitKind is the expected one. Healthy cases
- * list no sites; their dumps must still read. Cases or files missing on disk are skipped.
+ * snapshot, and every stuck site is in a group of some snapshot: a frame with that function, that line
+ * and a file ending in `/<file>`, in a group whose waitKind is the expected one. Healthy cases list no
+ * sites; their dumps must still read. Cases or files missing on disk are skipped.
  *
  * Leak reports: under Go 1.19 our goleak look-alike prints goleak's older record shape, which keeps
  * the runtime's `goroutine N [state]:` header inside each record; under Go 1.23 goleak's newer shape

@@ -1,7 +1,8 @@
 /**
- * Issue 2, item 7 (SAMPLE part): every bundled sample, read through `readDump` the way the CLI reads
- * it, against the counts its own Go program knew to be true (samples/<case>/expected.json, see
- * samples/README.md for the schema and the membership rule).
+ * The readers on the bundled samples (test/live/live-capture.test.ts checks them on a LIVE capture):
+ * every bundled sample, read through `readDump` the way the CLI reads it, against the counts its own Go
+ * program knew to be true (samples/<case>/expected.json, see samples/README.md for the schema and the
+ * membership rule).
  *
  * - pprof captures (debug=0/1/2): the snapshot total; every expected group's count, with membership
  *   decided over the read MODEL (function + line + file suffix on any frame of `Group.frames`),
@@ -29,7 +30,7 @@ const CASES = sampleCases();
 const FORMATS = Object.keys(PPROF_FILES) as PprofFormat[];
 
 describe('samples folder', () => {
-  it('holds the sample cases the issue asks for', () => {
+  it('holds the sample cases the suite requires', () => {
     for (const c of ['apiproxy-leak', 'concurrent-map-crash', 'watch-storm', 'healthy-server']) expect(CASES).toContain(c);
   });
 });

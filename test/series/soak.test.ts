@@ -1,11 +1,11 @@
 /**
- * Issue 4, item 7: trend, diff and check on REAL series. samples/soak-leak and samples/soak-healthy are
- * Go programs that run a quote service on 127.0.0.1 under load from their own clients for ~10 s and
- * write 12 goroutine snapshots while the load runs (debug=1 text, three of them debug=0 protobuf; the
- * capture time is in every file name). In soak-leak a handler abandons its lookup goroutine on a
- * timeout, which then blocks forever on `result <- q`; the program counted those goroutines at every
- * capture (expected.json series.snapshots[].leaked, verified against its own parse of each capture).
- * soak-healthy is the fixed service (a buffered result channel) under the same load.
+ * Trend, diff and check on REAL series. samples/soak-leak and samples/soak-healthy are Go programs that
+ * run a quote service on 127.0.0.1 under load from their own clients for ~10 s and write 12 goroutine
+ * snapshots while the load runs (debug=1 text, three of them debug=0 protobuf; the capture time is in
+ * every file name). In soak-leak a handler abandons its lookup goroutine on a timeout, which then
+ * blocks forever on `result <- q`; the program counted those goroutines at every capture (expected.json
+ * series.snapshots[].leaked, verified against its own parse of each capture). soak-healthy is the fixed
+ * service (a buffered result channel) under the same load.
  *
  * Through the library (readDump → analyze → trend, diff) and through the built CLI (trend, diff, check
  * with --baseline, thresholds, --format sarif validated against the official SARIF 2.1.0 schema, and

@@ -1,4 +1,4 @@
-// The support-bundle fixture of issue 14, made the way Rancher's profile collector makes one
+// The support-bundle fixture, made the way Rancher's profile collector makes one
 // (rancherlabs/support-tools, collection/rancher/v2.x/profile-collector/continuous_profiling.sh):
 // every loop fetches each pod's goroutine (debug=0), heap and CPU profiles from its net/http/pprof
 // endpoint into `<pod>-<profile>-<YYYY-MM-DDTHH_MM_SS>`, writes `<pod>.log`, `<pod>-previous.log`,

@@ -1,4 +1,4 @@
-// Package peers is issue 13's first shape at scale: N queries, each waiting in WaitGroup.Wait for K
+// Package peers is a lock pile-up at scale: N queries, each waiting in WaitGroup.Wait for K
 // lookups of its own, every lookup queued for the read lock of one routing table, whose write lock
 // a compaction holds while it waits for a flush that never comes (its holder is stuck elsewhere).
 package peers
