@@ -267,12 +267,14 @@ if (!args.includes('--skip-distinct')) {
   const usPerStack = med(stagesRuns.map((r) => r.usPerGroup));
   const againPerStage = Object.fromEntries(stageNames.map((k) => [k, med(stagesRuns.map((r) => r.again.stages[k].cpuMs))]));
   const againUsPerStack = med(stagesRuns.map((r) => r.again.usPerGroup));
+  // This thread's share (Linux): the rest is V8's threads compiling and collecting beside it.
+  const mainUsPerStack = stagesRuns[0].usPerGroupMain === undefined ? undefined : med(stagesRuns.map((r) => r.usPerGroupMain));
   results.distinct = {
     file, bytes: statSync(file).size, goroutines: stagesRuns[0].goroutines, groups,
     baselineMs: m.baseline.wallMs, wallMs: m.tool.wallMs, ratio: m.tool.wallMs / m.baseline.wallMs, peakRssMB: m.tool.peakRssMB,
     noRulesMs: m.norules.wallMs, noRulesRatio: m.norules.wallMs / m.baseline.wallMs, noRulesPeakRssMB: m.norules.peakRssMB,
     jsonMs: m.json.wallMs, jsonRatio: m.json.wallMs / m.baseline.wallMs, jsonPeakRssMB: m.json.peakRssMB, jsonBytes: statSync(join(out, 'last.json')).size,
-    stageCpuMs: perStage, usPerStack, againStageCpuMs: againPerStage, againUsPerStack,
+    stageCpuMs: perStage, usPerStack, mainUsPerStack, againStageCpuMs: againPerStage, againUsPerStack,
   };
   // Per stage, the median over the paired runs of (CPU of `double` stacks − CPU of `count`) / count.
   const added = doubleRuns[0].groups - groups;
@@ -283,7 +285,8 @@ if (!args.includes('--skip-distinct')) {
   const d = results.distinct;
   console.log(`${count} distinct stacks (${fmt(d.bytes / 1e6, 1)} MB debug=2, ${groups} groups): ${fmt(d.wallMs, 0)} ms (baseline ${fmt(d.baselineMs, 0)} ms, ratio ${fmt(d.ratio)}), peak RSS ${fmt(d.peakRssMB, 0)} MB; without rules ${fmt(d.noRulesMs, 0)} ms (ratio ${fmt(d.noRulesRatio)}), peak RSS ${fmt(d.noRulesPeakRssMB, 0)} MB`);
   console.log(`  --format json (${fmt(d.jsonBytes / 1e6, 0)} MB of JSON): ${fmt(d.jsonMs, 0)} ms (ratio ${fmt(d.jsonRatio)}), peak RSS ${fmt(d.jsonPeakRssMB, 0)} MB`);
-  console.log(`  CPU per stage, in-process (median of ${runs}): ${stageNames.map((k) => `${k} ${fmt(perStage[k], 0)} ms`).join(', ')}; ${fmt(usPerStack, 1)} µs per distinct stack`);
+  const onMain = mainUsPerStack === undefined ? '' : ` (${fmt(mainUsPerStack, 1)} µs on the main thread, the rest V8's compiler and collector threads)`;
+  console.log(`  CPU per stage, in-process (median of ${runs}): ${stageNames.map((k) => `${k} ${fmt(perStage[k], 0)} ms`).join(', ')}; ${fmt(usPerStack, 1)} µs per distinct stack${onMain}`);
   console.log(`  the same dump again in that process (a series' next snapshot: code compiled, heap grown): ${stageNames.map((k) => `${k} ${fmt(againPerStage[k], 0)} ms`).join(', ')}; ${fmt(againUsPerStack, 1)} µs per distinct stack`);
   const mg = results.distinct.marginal;
   console.log(`  each distinct stack more (${double} stacks against ${count}, median of ${runs} paired runs): ${stageNames.map((k) => `${k} ${fmt(mg.usPerStackByStage[k], 1)}`).join(', ')}; ${fmt(mg.usPerStack, 1)} µs per distinct stack; paid once whatever the size: ${fmt(mg.fixedCpuMs, 0)} ms`);

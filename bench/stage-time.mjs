@@ -4,8 +4,12 @@
 // and the default text report. CPU time too (the machine is shared: a stage's wall time moves with
 // other tenants). Prints JSON, with the CPU time per read-stage group in µs (`usPerGroup`); `--again`
 // adds a second pass over the same file in the same process (`again`: warm code, grown heap).
+// On Linux also the CPU time of this thread alone over the stages (`mainCpuMs`, `usPerGroupMain`, from
+// /proc in 10 ms ticks): the rest of `cpuMs` is V8's own threads, compiling hot functions and
+// collecting garbage beside this one.
 //
 //   node bench/stage-time.mjs FILE [--dist DIR] [--again]
+import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -21,8 +25,20 @@ const { analyze, readDump, runRules, render } = await import(pathToFileURL(join(
 const small = await readDump(join(repo, 'samples', 'lock-pileup', 'goroutine.debug1.txt'));
 runRules(analyze(small.snapshots[0]));
 
+/** CPU ms of this process's main thread so far (utime + stime of /proc/self/task/<pid>), or undefined off Linux. */
+function mainThreadCpuMs() {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10; // clock ticks of 10 ms (USER_HZ 100 on Linux)
+  } catch {
+    return undefined;
+  }
+}
+
 /** One pass of the stages over `file`: CPU and wall time of each, and the snapshot read. */
 async function pass() {
+  const main0 = mainThreadCpuMs();
   const stages = {};
   async function stage(name, fn) {
     const t = performance.now();
@@ -39,15 +55,21 @@ async function pass() {
   const findings = await stage('rules', () => runRules(a, { races: dump.races }));
   await stage('report', () => render('table', { command: 'inspect', analyses: [a], findings }));
   const cpuMs = Object.values(stages).reduce((s, x) => s + x.cpuMs, 0);
-  return { snap, findings, stages, cpuMs, usPerGroup: (cpuMs * 1000) / snap.groups.length };
+  const main1 = mainThreadCpuMs();
+  const mainCpuMs = main0 === undefined || main1 === undefined ? undefined : main1 - main0;
+  const usPerGroupMain = mainCpuMs === undefined ? undefined : (mainCpuMs * 1000) / snap.groups.length;
+  return { snap, findings, stages, cpuMs, usPerGroup: (cpuMs * 1000) / snap.groups.length, mainCpuMs, usPerGroupMain };
 }
 
 const first = await pass();
-const out = { file, goroutines: first.snap.total, groups: first.snap.groups.length, findings: first.findings.length, stages: first.stages, cpuMs: first.cpuMs, usPerGroup: first.usPerGroup };
+const out = {
+  file, goroutines: first.snap.total, groups: first.snap.groups.length, findings: first.findings.length, stages: first.stages, cpuMs: first.cpuMs,
+  usPerGroup: first.usPerGroup, mainCpuMs: first.mainCpuMs, usPerGroupMain: first.usPerGroupMain,
+};
 if (again) {
   // The same dump once more in this process, as the next snapshot of a series is read (trend, watch):
   // the code is compiled and the heap grown; what is left is the work per stack.
   const second = await pass();
-  out.again = { stages: second.stages, cpuMs: second.cpuMs, usPerGroup: second.usPerGroup };
+  out.again = { stages: second.stages, cpuMs: second.cpuMs, usPerGroup: second.usPerGroup, mainCpuMs: second.mainCpuMs, usPerGroupMain: second.usPerGroupMain };
 }
 console.log(JSON.stringify(out));
