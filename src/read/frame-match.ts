@@ -45,6 +45,8 @@ export interface MatchNode {
   readonly line: string;
   /** Shared by the nodes of the same `frame` and `line` (undefined: the root). */
   readonly text: MatchText | undefined;
+  /** Its first kid, then the others (`kids`), in the order they are tried. */
+  readonly kid: MatchNode | undefined;
   readonly kids: readonly MatchNode[] | undefined;
   readonly creatorLines: CreatorLines | undefined;
   /** Where the matcher holds it (0: not yet), and how many of its kids it holds (the first ones). */
@@ -305,25 +307,31 @@ export class FrameMatcher implements Walk {
 
   /** The node walked to last: its kids not held yet are held (the walk may go on from it). */
   holdKids(n: MatchNode): boolean {
-    const kids = n.kids;
-    if (kids === undefined || n.held === kids.length) return false;
+    if (n.kid === undefined || n.held === kidCount(n)) return false;
     this.hold(n);
     return true;
   }
 
-  /** `n` and its kids are in memory, linked in the order of `kids`. */
+  /** `n` and its kids are in memory, linked in the order of `kid` then `kids`. */
   private hold(n: MatchNode): void {
     if (n.at === 0) this.add(n);
+    const first = n.kid;
+    if (first === undefined) return;
+    if (n.held === 0) {
+      if (first.at === 0) this.add(first);
+      // First child: offset 12 of the parent.
+      this.ints[(n.at + 12) >> 2] = first.at;
+      n.held = 1;
+    }
     const kids = n.kids;
     if (kids === undefined) return;
-    for (let i = n.held; i < kids.length; i++) {
+    for (let i = n.held - 1; i < kids.length; i++) {
       const k = kids[i];
       if (k.at === 0) this.add(k);
-      // First child (offset 12) of the parent, or next sibling (offset 16) of the previous kid.
-      const link = i === 0 ? n.at + 12 : kids[i - 1].at + 16;
-      this.ints[link >> 2] = k.at;
+      // Next sibling (offset 16) of the kid before.
+      this.ints[((i === 0 ? first : kids[i - 1]).at + 16) >> 2] = k.at;
     }
-    n.held = kids.length;
+    n.held = kids.length + 1;
   }
 
   private add(n: MatchNode): void {
@@ -428,6 +436,11 @@ export class FrameMatcher implements Walk {
     this.top += size;
     return at;
   }
+}
+
+/** `n`'s kids: its first and the others. */
+function kidCount(n: MatchNode): number {
+  return n.kid === undefined ? 0 : 1 + (n.kids === undefined ? 0 : n.kids.length);
 }
 
 function isAscii(s: string): boolean {

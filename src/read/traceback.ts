@@ -74,7 +74,12 @@ interface FrameLine extends MatchText {
  * next frame is predicted from the current node: its kids are few, compared by their `FrameLine`.
  */
 class StackNode implements MatchNode {
-  /** The first children seen (at most KIDS); the rest in `more`, by line. */
+  /**
+   * The first child seen, then the next ones (at most KIDS in all), then the rest in `more`, by line.
+   * The first is a field of its own: most nodes of a dump of distinct stacks have one child, and an
+   * array for it was a quarter of the objects the reader kept per new stack.
+   */
+  kid: StackNode | undefined = undefined;
   kids: StackNode[] | undefined = undefined;
   more: Map<string, StackNode> | undefined = undefined;
   /** Where the frame matcher holds the node, and how many of its kids (frame-match.ts, `MatchNode`). */
@@ -208,6 +213,9 @@ const KIDS_GATHERED = 4;
  * matcher decides). Nodes made from the same `FrameLine` are found without comparing text.
  */
 function kidOf(parent: StackNode, t: FrameLine): StackNode | undefined {
+  const first = parent.kid;
+  if (first === undefined) return undefined;
+  if (first.text === t || (first.text!.frame === t.frame && first.text!.line === t.line)) return first;
   const kids = parent.kids;
   if (kids === undefined) return undefined;
   for (let i = 0; i < kids.length; i++) {
@@ -676,9 +684,10 @@ export class TracebackReader {
     const k = new StackNode(t, parent);
     known.nodes++;
     const kids = parent.kids;
-    // Arrays of the length needed while few (a push reserves 17): most nodes have one to four kids.
-    if (kids === undefined || kids.length < KIDS_GATHERED) parent.kids = withKid(kids, k, this.kidsGathered);
-    else if (kids.length < KIDS) kids.push(k);
+    // The first in a field; the next in arrays of the length needed while few (a push reserves 17).
+    if (parent.kid === undefined) parent.kid = k;
+    else if (kids === undefined || kids.length < KIDS_GATHERED) parent.kids = withKid(kids, k, this.kidsGathered);
+    else if (kids.length < KIDS - 1) kids.push(k);
     else (parent.more ??= new Map()).set(t.line, k);
     return k;
   }
@@ -716,7 +725,7 @@ export class TracebackReader {
     let node = this.node;
     // Before the first stack is read whole there is nothing to match (no kid, no frame text).
     const known = this.known;
-    if (this.state !== CALL || g === undefined || node === undefined || (node.kids === undefined && !known.matcher) || this.inAncestor) return start;
+    if (this.state !== CALL || g === undefined || node === undefined || (node.kid === undefined && !known.matcher) || this.inAncestor) return start;
     // A goroutine writing a debug=2 dump may start the next dump (`call`): left to the line path.
     const base = this.frameList.length;
     if (base === 0 && g.state === 'running') return start;
