@@ -75,6 +75,23 @@ function generator() {
   return bin;
 }
 
+/** The JSON a bench script (`bench/<script>`) prints for `args`; a failed run throws. */
+function scriptJson(script, args) {
+  const r = spawnSync(process.execPath, [join(here, script), ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  if (r.status !== 0) throw new Error(`${script} ${args.join(' ')}: exit ${r.status}: ${r.stderr.slice(0, 500)}`);
+  return JSON.parse(r.stdout);
+}
+
+/** bench/out/distinct<count>.debug2.txt (bench/gen -distinct), generated when missing. */
+function distinctDump(count) {
+  const file = join(out, `distinct${count}.debug2.txt`);
+  if (!existsSync(file)) {
+    console.error(`generating ${count} goroutines on distinct stacks …`);
+    execFileSync(generator(), ['-distinct', String(count), '-out', out], { stdio: 'inherit' });
+  }
+  return file;
+}
+
 /** Whether the machine can generate and read an n-goroutine dump (~2.8 KB of debug=2 per goroutine). */
 function fits(n) {
   if (existsSync(join(out, `g${n}.debug2.txt`))) return true;
@@ -213,11 +230,7 @@ if (!args.includes('--skip-rules')) {
   for (const ext of ['debug2.txt', 'debug1.txt', 'debug0.pb.gz']) {
     const file = join(out, `${prefix}.${ext}`);
     const samples = [];
-    for (let i = 0; i < runs; i++) {
-      const r = spawnSync(process.execPath, [join(here, 'rules-time.mjs'), file], { encoding: 'utf8', maxBuffer: 1 << 26 });
-      if (r.status !== 0) throw new Error(`rules-time ${file}: exit ${r.status}: ${r.stderr.slice(0, 500)}`);
-      samples.push(JSON.parse(r.stdout));
-    }
+    for (let i = 0; i < runs; i++) samples.push(scriptJson('rules-time.mjs', [file]));
     const med = (k) => samples.map((x) => x[k]).sort((x, y) => x - y)[Math.floor(samples.length / 2)];
     const row = { file, groups: samples[0].groups, goroutines: samples[0].goroutines, rulesMs: med('rulesMs'), rulesCpuMs: med('rulesCpuMs'), analyzeMs: med('analyzeMs') };
     results.rules.push(row);
@@ -227,12 +240,7 @@ if (!args.includes('--skip-rules')) {
 
 if (!args.includes('--skip-distinct')) {
   const count = 20000;
-  const prefix = `distinct${count}`;
-  const file = join(out, `${prefix}.debug2.txt`);
-  if (!existsSync(file)) {
-    console.error(`generating ${count} goroutines on distinct stacks …`);
-    execFileSync(generator(), ['-distinct', String(count), '-out', out], { stdio: 'inherit' });
-  }
+  const file = distinctDump(count);
   const m = measureTogether({
     baseline: [join(here, 'count-newlines.mjs'), file],
     tool: [cli, 'inspect', file, '--output', join(out, 'last.txt')],
@@ -244,21 +252,12 @@ if (!args.includes('--skip-distinct')) {
   // costs (the slope between the two), apart from what a process pays once whatever the dump's size
   // (code compiled and optimized on the dump's first stacks, the heap grown).
   const double = count * 2;
-  const doubleFile = join(out, `distinct${double}.debug2.txt`);
-  if (!existsSync(doubleFile)) {
-    console.error(`generating ${double} goroutines on distinct stacks …`);
-    execFileSync(generator(), ['-distinct', String(double), '-out', out], { stdio: 'inherit' });
-  }
-  const stageTime = (f, extra = []) => {
-    const r = spawnSync(process.execPath, [join(here, 'stage-time.mjs'), f, ...extra], { encoding: 'utf8', maxBuffer: 1 << 26 });
-    if (r.status !== 0) throw new Error(`stage-time ${f}: exit ${r.status}: ${r.stderr.slice(0, 500)}`);
-    return JSON.parse(r.stdout);
-  };
+  const doubleFile = distinctDump(double);
   const stagesRuns = [];
   const doubleRuns = [];
   for (let i = 0; i < runs; i++) {
-    stagesRuns.push(stageTime(file, ['--again']));
-    doubleRuns.push(stageTime(doubleFile));
+    stagesRuns.push(scriptJson('stage-time.mjs', [file, '--again']));
+    doubleRuns.push(scriptJson('stage-time.mjs', [doubleFile]));
   }
   const med = (xs) => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)];
   const stageNames = Object.keys(stagesRuns[0].stages);
