@@ -75,9 +75,9 @@ function generator() {
   return bin;
 }
 
-/** The JSON a bench script (`bench/<script>`) prints for `args`; a failed run throws. */
-function scriptJson(script, args) {
-  const r = spawnSync(process.execPath, [join(here, script), ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
+/** The JSON a bench script (`bench/<script>`) prints for `args` (node run with `nodeFlags`); a failed run throws. */
+function scriptJson(script, args, nodeFlags = []) {
+  const r = spawnSync(process.execPath, [...nodeFlags, join(here, script), ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
   if (r.status !== 0) throw new Error(`${script} ${args.join(' ')}: exit ${r.status}: ${r.stderr.slice(0, 500)}`);
   return JSON.parse(r.stdout);
 }
@@ -255,9 +255,17 @@ if (!args.includes('--skip-distinct')) {
   const doubleFile = distinctDump(double);
   const stagesRuns = [];
   const doubleRuns = [];
+  // The same two with the collector on the main thread (--single-threaded-gc): then the process's CPU
+  // past the main thread's is the optimizing compiler's thread, and the collector's is its pauses.
+  const splitRuns = [];
+  const splitDoubleRuns = [];
+  const onMainGc = ['--single-threaded-gc'];
   for (let i = 0; i < runs; i++) {
     stagesRuns.push(scriptJson('stage-time.mjs', [file, '--again']));
     doubleRuns.push(scriptJson('stage-time.mjs', [doubleFile]));
+    if (stagesRuns[i].mainCpuMs === undefined) continue; // not Linux: no split
+    splitRuns.push(scriptJson('stage-time.mjs', [file], onMainGc));
+    splitDoubleRuns.push(scriptJson('stage-time.mjs', [doubleFile], onMainGc));
   }
   const med = (xs) => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)];
   const stageNames = Object.keys(stagesRuns[0].stages);
@@ -289,6 +297,21 @@ if (!args.includes('--skip-distinct')) {
   console.log(`  the same dump again in that process (a series' next snapshot: code compiled, heap grown): ${stageNames.map((k) => `${k} ${fmt(againPerStage[k], 0)} ms`).join(', ')}; ${fmt(againUsPerStack, 1)} µs per distinct stack`);
   const mg = results.distinct.marginal;
   console.log(`  each distinct stack more (${double} stacks against ${count}, median of ${runs} paired runs): ${stageNames.map((k) => `${k} ${fmt(mg.usPerStackByStage[k], 1)}`).join(', ')}; ${fmt(mg.usPerStack, 1)} µs per distinct stack; paid once whatever the size: ${fmt(mg.fixedCpuMs, 0)} ms`);
+  if (splitRuns.length > 0) {
+    // Script (the main thread but the collector's pauses), collector, compiler (the other threads):
+    // at both sizes, and per stack the paired slope of each.
+    const parts = {
+      script: (r) => r.mainCpuMs - r.gcMs,
+      collector: (r) => r.gcMs,
+      compiler: (r) => r.cpuMs - r.mainCpuMs,
+    };
+    const at = (rs, f) => med(rs.map(f));
+    const per = (f) => med(splitRuns.map((r, i) => ((f(splitDoubleRuns[i]) - f(r)) * 1000) / added));
+    const split = Object.fromEntries(Object.entries(parts).map(([k, f]) => [k, { ms: at(splitRuns, f), doubleMs: at(splitDoubleRuns, f), usPerStackMore: per(f) }]));
+    results.distinct.split = { flags: onMainGc, runs: splitRuns.length, cpuMs: at(splitRuns, (r) => r.cpuMs), ...split };
+    const s = results.distinct.split;
+    console.log(`  with the collector on the main thread (${onMainGc.join(' ')}, median of ${s.runs}): ${fmt(s.cpuMs, 0)} ms = ${Object.keys(parts).map((k) => `${k} ${fmt(s[k].ms, 0)}`).join(' + ')} ms (at ${double} stacks ${Object.keys(parts).map((k) => fmt(s[k].doubleMs, 0)).join(' + ')}); each stack more: ${Object.keys(parts).map((k) => `${k} ${fmt(s[k].usPerStackMore, 1)}`).join(', ')} µs`);
+  }
 }
 
 if (!args.includes('--skip-pileup')) {

@@ -6,12 +6,15 @@
 // adds a second pass over the same file in the same process (`again`: warm code, grown heap).
 // On Linux also the CPU time of this thread alone over the stages (`mainCpuMs`, `usPerGroupMain`, from
 // /proc in 10 ms ticks): the rest of `cpuMs` is V8's own threads, compiling hot functions and
-// collecting garbage beside this one.
+// collecting garbage beside this one. `gcMs`: the collector's pauses of this thread over the stages
+// (perf_hooks 'gc' entries); under `node --single-threaded-gc` that is all its work, and the rest of
+// `cpuMs` past `mainCpuMs` is the optimizing compiler's thread (bench/run.mjs splits the CPU so).
 //
 //   node bench/stage-time.mjs FILE [--dist DIR] [--again]
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { PerformanceObserver } from 'node:perf_hooks';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -36,9 +39,22 @@ function mainThreadCpuMs() {
   }
 }
 
+/** Collector pauses of this thread (perf_hooks 'gc' entries: start and duration, ms), as they are reported. */
+const gcPauses = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) gcPauses.push([e.startTime, e.duration]);
+}).observe({ entryTypes: ['gc'] });
+
+/** ms of collector pauses that began in [from, to) (entries arrive after their collection: waits a turn first). */
+async function gcMsBetween(from, to) {
+  await new Promise((r) => setTimeout(r, 20));
+  return gcPauses.reduce((s, [at, ms]) => (at >= from && at < to ? s + ms : s), 0);
+}
+
 /** One pass of the stages over `file`: CPU and wall time of each, and the snapshot read. */
 async function pass() {
   const main0 = mainThreadCpuMs();
+  const t0 = performance.now();
   const stages = {};
   async function stage(name, fn) {
     const t = performance.now();
@@ -56,20 +72,21 @@ async function pass() {
   await stage('report', () => render('table', { command: 'inspect', analyses: [a], findings }));
   const cpuMs = Object.values(stages).reduce((s, x) => s + x.cpuMs, 0);
   const main1 = mainThreadCpuMs();
+  const gcMs = await gcMsBetween(t0, performance.now());
   const mainCpuMs = main0 === undefined || main1 === undefined ? undefined : main1 - main0;
   const usPerGroupMain = mainCpuMs === undefined ? undefined : (mainCpuMs * 1000) / snap.groups.length;
-  return { snap, findings, stages, cpuMs, usPerGroup: (cpuMs * 1000) / snap.groups.length, mainCpuMs, usPerGroupMain };
+  return { snap, findings, stages, cpuMs, usPerGroup: (cpuMs * 1000) / snap.groups.length, mainCpuMs, usPerGroupMain, gcMs };
 }
 
 const first = await pass();
 const out = {
   file, goroutines: first.snap.total, groups: first.snap.groups.length, findings: first.findings.length, stages: first.stages, cpuMs: first.cpuMs,
-  usPerGroup: first.usPerGroup, mainCpuMs: first.mainCpuMs, usPerGroupMain: first.usPerGroupMain,
+  usPerGroup: first.usPerGroup, mainCpuMs: first.mainCpuMs, usPerGroupMain: first.usPerGroupMain, gcMs: first.gcMs,
 };
 if (again) {
   // The same dump once more in this process, as the next snapshot of a series is read (trend, watch):
   // the code is compiled and the heap grown; what is left is the work per stack.
   const second = await pass();
-  out.again = { stages: second.stages, cpuMs: second.cpuMs, usPerGroup: second.usPerGroup, mainCpuMs: second.mainCpuMs, usPerGroupMain: second.usPerGroupMain };
+  out.again = { stages: second.stages, cpuMs: second.cpuMs, usPerGroup: second.usPerGroup, mainCpuMs: second.mainCpuMs, usPerGroupMain: second.usPerGroupMain, gcMs: second.gcMs };
 }
 console.log(JSON.stringify(out));
