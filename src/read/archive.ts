@@ -10,7 +10,7 @@
  * the byte limit). gzip is node:zlib.
  */
 import { Readable } from 'node:stream';
-import { constants as zlibConstants, gunzipSync } from 'node:zlib';
+import { constants as zlibConstants, createGunzip, gunzipSync } from 'node:zlib';
 import { InputError } from './errors.js';
 import { chunksUntilError } from './stream-chunks.js';
 
@@ -240,9 +240,19 @@ function countEntry(w: Walk, name: string): void {
   }
 }
 
+// The archive libraries load on first use, once: the bundled command line turns each `import()` into
+// a copy of the module's exports (esbuild's `__toESM`), which a bundle of hundreds of members paid
+// for every member.
+type TarStream = typeof import('tar-stream') & { default?: typeof import('tar-stream') };
+type Yauzl = typeof import('yauzl') & { default?: typeof import('yauzl') };
+type XzModule = { XzReadableStream?: XzStream; default?: { XzReadableStream: XzStream } };
+let tarStream: Promise<TarStream> | undefined;
+let yauzlModule: Promise<Yauzl> | undefined;
+let xzModule: Promise<XzModule> | undefined;
+
 async function walkTar(w: Walk, name: string, chunks: AsyncIterable<Uint8Array>, depth: number): Promise<void> {
   // CommonJS: its exports are on `default` once bundled.
-  const mod = (await import('tar-stream')) as typeof import('tar-stream') & { default?: typeof import('tar-stream') };
+  const mod = await (tarStream ??= import('tar-stream') as Promise<TarStream>);
   const ex = (mod.extract ?? mod.default!.extract)();
   const src = Readable.from(chunks, { objectMode: false });
   src.on('error', (e) => ex.destroy(e));
@@ -314,7 +324,7 @@ async function member(w: Walk, parent: string, path: string, chunks: AsyncIterab
 }
 
 async function walkZip(w: Walk, name: string, chunks: AsyncIterable<Uint8Array>, depth: number, file?: string): Promise<void> {
-  const mod = (await import('yauzl')) as typeof import('yauzl') & { default?: typeof import('yauzl') };
+  const mod = await (yauzlModule ??= import('yauzl') as Promise<Yauzl>);
   const yauzl = mod.default ?? mod;
   const opts = { lazyEntries: true, autoClose: true, decodeStrings: false, validateEntrySizes: true } as const;
   let zip: import('yauzl').ZipFile;
@@ -434,7 +444,6 @@ async function* counted(w: Walk, name: string, chunks: AsyncIterable<Uint8Array>
 }
 
 async function* gunzip(name: string, chunks: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> {
-  const { createGunzip } = await import('node:zlib');
   const src = Readable.from(chunks, { objectMode: false });
   const z = createGunzip();
   src.on('error', (e) => z.destroy(e));
@@ -451,7 +460,7 @@ async function* gunzip(name: string, chunks: AsyncIterable<Uint8Array>): AsyncIt
 }
 
 async function* unxz(name: string, chunks: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> {
-  const mod = (await import('xz-decompress')) as { XzReadableStream?: XzStream; default?: { XzReadableStream: XzStream } };
+  const mod = await (xzModule ??= import('xz-decompress') as Promise<XzModule>);
   const XzReadableStream = (mod.XzReadableStream ?? mod.default!.XzReadableStream) as XzStream;
   const web = Readable.toWeb(Readable.from(chunks, { objectMode: false })) as unknown as ReadableStream<Uint8Array>;
   const xz = new XzReadableStream(web);

@@ -6,6 +6,8 @@ import { Readable } from 'node:stream';
 import { InputError } from './errors.js';
 import { chunksUntilError } from './stream-chunks.js';
 
+let zlibModule: Promise<typeof import('node:zlib')> | undefined;
+
 export const DEFAULT_MAX_DECOMPRESSED = 4 * 1024 * 1024 * 1024;
 
 /** Peeks the first chunk, then yields the content, gunzipped when it starts with the gzip magic. */
@@ -40,8 +42,9 @@ async function* gunzip(
     yield head;
     yield* rest;
   }
-  // zlib loads only for gzip input: a start of the CLI on a text dump does not pay for it.
-  const { createGunzip } = await import('node:zlib');
+  // zlib loads only for gzip input: a start of the CLI on a text dump does not pay for it. Once: the
+  // bundled command line copies the module's exports at each `import()` (a series of gzip inputs).
+  const { createGunzip } = await (zlibModule ??= import('node:zlib'));
   const src = Readable.from(all(), { objectMode: false });
   const z = createGunzip();
   let readError: unknown;
