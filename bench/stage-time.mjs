@@ -7,8 +7,10 @@
 // On Linux also the CPU time of this thread alone over the stages (`mainCpuMs`, `usPerGroupMain`, from
 // /proc in 10 ms ticks): the rest of `cpuMs` is V8's own threads, compiling hot functions and
 // collecting garbage beside this one. `gcMs`: the collector's pauses of this thread over the stages
-// (perf_hooks 'gc' entries); under `node --single-threaded-gc` that is all its work, and the rest of
-// `cpuMs` past `mainCpuMs` is the optimizing compiler's thread (bench/run.mjs splits the CPU so).
+// (perf_hooks 'gc' entries); under `node --single-threaded-gc` that is nearly all its work (its
+// incremental marking steps, ~20 ms on 20,000 distinct stacks, are not in the entries), and the rest
+// of `cpuMs` past `mainCpuMs` is the optimizing compiler's thread and a few ms of file reads and
+// WebAssembly compiling (bench/run.mjs splits the CPU so).
 //
 //   node bench/stage-time.mjs FILE [--dist DIR] [--again]
 import { readFileSync } from 'node:fs';
