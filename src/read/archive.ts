@@ -12,6 +12,7 @@
 import { Readable } from 'node:stream';
 import { constants as zlibConstants, createGunzip, gunzipSync } from 'node:zlib';
 import { InputError } from './errors.js';
+import { SMALL_GZIP_OUTPUT, gunzipWhole, inflateSmallWhole } from './small-gzip.js';
 import { chunksUntilError } from './stream-chunks.js';
 
 export interface ArchiveLimits {
@@ -443,7 +444,12 @@ async function* counted(w: Walk, name: string, chunks: AsyncIterable<Uint8Array>
   }
 }
 
-async function* gunzip(name: string, chunks: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> {
+/** The member's gzip undone: whole when small (small-gzip.ts), else as a stream. */
+function gunzip(name: string, chunks: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> {
+  return inflateSmallWhole(chunks, (input) => gunzipWhole(gunzipSync, input, SMALL_GZIP_OUTPUT), (all) => gunzipStream(name, all));
+}
+
+async function* gunzipStream(name: string, chunks: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> {
   const src = Readable.from(chunks, { objectMode: false });
   const z = createGunzip();
   src.on('error', (e) => z.destroy(e));

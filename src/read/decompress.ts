@@ -5,6 +5,7 @@
 import { Readable } from 'node:stream';
 import { InputError } from './errors.js';
 import { chunksUntilError } from './stream-chunks.js';
+import { SMALL_GZIP_OUTPUT, gunzipWhole, inflateSmallWhole } from './small-gzip.js';
 
 let zlibModule: Promise<typeof import('node:zlib')> | undefined;
 
@@ -44,8 +45,21 @@ async function* gunzip(
   }
   // zlib loads only for gzip input: a start of the CLI on a text dump does not pay for it. Once: the
   // bundled command line copies the module's exports at each `import()` (a series of gzip inputs).
-  const { createGunzip } = await (zlibModule ??= import('node:zlib'));
-  const src = Readable.from(all(), { objectMode: false });
+  const { createGunzip, gunzipSync } = await (zlibModule ??= import('node:zlib'));
+  // Whole when small (small-gzip.ts): what `maxBytes` allows, at most.
+  const whole = (input: Uint8Array) => gunzipWhole(gunzipSync, input, Math.min(maxBytes, SMALL_GZIP_OUTPUT));
+  yield* inflateSmallWhole(all(), whole, (input) => gunzipStream(createGunzip, source, input, maxBytes, onTruncated));
+}
+
+/** `input` gunzipped as a stream, at most `maxBytes` of it; a cut gzip yields what it held (`onTruncated`). */
+async function* gunzipStream(
+  createGunzip: typeof import('node:zlib').createGunzip,
+  source: string,
+  input: AsyncIterable<Uint8Array>,
+  maxBytes: number,
+  onTruncated?: () => void,
+): AsyncIterable<Uint8Array> {
+  const src = Readable.from(input, { objectMode: false });
   const z = createGunzip();
   let readError: unknown;
   src.on('error', (e) => {

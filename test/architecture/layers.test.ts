@@ -74,7 +74,7 @@ const READ_LAYERS: readonly (readonly [layer: string, files: readonly string[]])
   // go tool pprof's text listings (-top, -traces, -raw, -tree/-peek), one reader per format.
   ['listings', ['listing/types', 'listing/header', 'listing/cells', 'listing/sniff', 'listing/infer', 'listing/top', 'listing/traces', 'listing/raw', 'listing/tree']],
   // Where bytes come from and how they are undone: files, stdin, URLs, gzip, archives.
-  ['sources', ['stream-chunks', 'source', 'decompress', 'archive']],
+  ['sources', ['stream-chunks', 'small-gzip', 'source', 'decompress', 'archive']],
   // A format's reader fed by a byte stream, the options of reading, and what reading one input teaches the next.
   ['inputs', ['options', 'read-cache', 'text-input', 'pprof-input', 'listing/index']],
   // The one path: open → gunzip → sniff → the format's reader.
