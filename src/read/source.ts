@@ -2,8 +2,8 @@
  * Where bytes come from: a file, stdin (`-`), or an http(s) URL. Every input becomes an async stream
  * of chunks; nothing here looks at the content.
  */
-import { statSync } from 'node:fs';
-import { open, stat, type FileHandle } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { InputError } from './errors.js';
 
 export interface SourceOptions {
@@ -35,14 +35,35 @@ export async function openSource(spec: string, opts: SourceOptions = {}): Promis
   if (isUrl(spec)) return openUrl(spec, opts);
   let st;
   try {
-    st = await stat(spec);
+    st = statSync(spec);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new InputError(spec, 'not-found', 'no such file');
     throw new InputError(spec, 'unreadable', `cannot read (${code ?? String(e)})`);
   }
   if (st.isDirectory()) throw new InputError(spec, 'unreadable', 'is a directory, not a dump file');
-  return { name: spec, chunks: readFileChunks(spec, undefined, undefined, true), mtime: st.mtime };
+  const chunks = st.isFile() && st.size > 0 && st.size <= SMALL_FILE ? wholeFile(spec) : readFileChunks(spec, undefined, undefined, true);
+  return { name: spec, chunks, mtime: st.mtime };
+}
+
+/**
+ * Regular files of at most one read's size (READ_BYTES: they were one chunk already) are read in one
+ * call. Each asynchronous step of reading a file (stat, open, its stat, a read, close) waits a turn of
+ * libuv's thread pool: a series of hundreds of snapshots of a few hundred KB left the reading thread
+ * idle a quarter of a `trend`. Larger files are read ahead in chunks (`readFileChunks`), and so are
+ * files that say they are empty (procfs).
+ */
+const SMALL_FILE = 1 << 20;
+
+/** The file's bytes, read whole when first asked for: one chunk, none when it is empty by then. */
+async function* wholeFile(path: string): AsyncIterable<Uint8Array> {
+  let b: Buffer;
+  try {
+    b = readFileSync(path);
+  } catch (e) {
+    throw unreadable(path, e);
+  }
+  if (b.byteLength > 0) yield b;
 }
 
 /** Size of a regular file input; -1 for stdin, URLs and what cannot be stat'ed. */

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readFileChunks, readInto, releaseChunk } from '../../src/read/source.js';
+import { openSource, readFileChunks, readInto, releaseChunk } from '../../src/read/source.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'leakscope-chunks-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -137,5 +137,42 @@ describe('readFileChunks (reads ahead on regular files)', () => {
 
   it('refuses a missing file with an input error naming it', async () => {
     await expect(collect(readFileChunks(join(dir, 'missing')))).rejects.toThrow(/missing.*cannot read \(ENOENT\)|cannot read \(ENOENT\)/);
+  });
+});
+
+describe('openSource of a regular file', () => {
+  /** The chunks of a file opened as an input, as they come. */
+  async function chunksOfInput(path: string): Promise<Buffer[]> {
+    const parts: Buffer[] = [];
+    for await (const c of (await openSource(path)).chunks) parts.push(Buffer.from(c));
+    return parts;
+  }
+
+  it.each([1, 1000, (1 << 20) - 1, 1 << 20])('reads a file of %i bytes (one read at most) in one chunk', async (n) => {
+    const { path, bytes } = fileOf(n);
+    const parts = await chunksOfInput(path);
+    expect(parts).toHaveLength(1);
+    expect(parts[0].equals(bytes)).toBe(true);
+  });
+
+  it.each([(1 << 20) + 1, 3 * (1 << 20) + 12345])('reads a file of %i bytes ahead in chunks, whole and in order', async (n) => {
+    const { path, bytes } = fileOf(n);
+    const parts = await chunksOfInput(path);
+    expect(parts.length).toBeGreaterThan(1);
+    expect(Buffer.concat(parts).equals(bytes)).toBe(true);
+  });
+
+  it('reads a small file as it is when first read, not when opened (emptied in between: no chunk)', async () => {
+    const { path } = fileOf(500);
+    const src = await openSource(path);
+    writeFileSync(path, '');
+    const parts: Uint8Array[] = [];
+    for await (const c of src.chunks) parts.push(c);
+    expect(parts).toEqual([]);
+  });
+
+  it('refuses a missing file and a folder with an input error naming them', async () => {
+    await expect(openSource(join(dir, 'missing'))).rejects.toThrow(/no such file/);
+    await expect(openSource(dir)).rejects.toThrow(/is a directory/);
   });
 });
