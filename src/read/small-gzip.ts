@@ -48,9 +48,17 @@ export async function* inflateSmallWhole(
     }
   }
   async function* again(): AsyncIterable<Uint8Array> {
-    yield* taken;
-    if (failed !== undefined) throw failed.error;
-    if (!ended) yield* { [Symbol.asyncIterator]: () => it };
+    let through = false;
+    try {
+      yield* taken;
+      if (failed !== undefined) throw failed.error;
+      if (!ended) yield* { [Symbol.asyncIterator]: () => it };
+      through = true;
+    } finally {
+      // Given up early (the reader stopped), maybe still among the chunks read ahead: the source is
+      // ended too (a file closed), as it is when the stream stops while reading it.
+      if (!through && !ended && failed === undefined) await it.return?.();
+    }
   }
   yield* stream(again());
 }

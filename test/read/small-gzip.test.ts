@@ -83,6 +83,24 @@ describe('inflateSmallWhole', () => {
     expect(s.error()).toBe(boom);
   });
 
+  it('ends the source when the reader stops early, still among the chunks read ahead', async () => {
+    let ended = false;
+    async function* source(): AsyncIterable<Uint8Array> {
+      try {
+        for (let i = 0; i < 40; i++) yield randomBytes(64 * 1024);
+      } finally {
+        ended = true;
+      }
+    }
+    const s = recordingStream();
+    for await (const c of inflateSmallWhole(source(), () => undefined, s.stream)) {
+      expect(c.byteLength).toBe(64 * 1024);
+      break;
+    }
+    expect(s.calls()).toBe(1);
+    expect(ended).toBe(true);
+  });
+
   it('yields nothing for a whole inflation to no bytes', async () => {
     const s = recordingStream();
     expect(await all(inflateSmallWhole(chunksOf(gzipSync(Buffer.alloc(0)), 10), (b) => gunzipWhole(gunzipSync, b, 100), s.stream))).toEqual([]);
