@@ -122,9 +122,18 @@ function writePieces(write: (text: string) => void, produce: (sink: (text: strin
   if (last !== '' && !last.endsWith('\n')) write('\n');
 }
 
+/**
+ * The bytes of a piece are encoded into this buffer, not a new one per piece: a JSON report of 20,000
+ * distinct stacks is ~1,900 pieces of 64 K characters, and a new buffer each was 120 MB of fresh memory
+ * to fault in and fill (10 alternating runs: 1.06 -> 0.96 s). A UTF-16 unit takes at most 3 bytes of
+ * UTF-8 (a surrogate pair, two units, takes 4), so a piece of up to a third of its size always fits; a
+ * longer one gets a buffer of its own.
+ */
+const scratch = Buffer.allocUnsafe(256 << 10);
+
 /** All of `text` to `fd` (a write may take only part of it). */
 function writeAll(fd: number, text: string): void {
-  const b = Buffer.from(text, 'utf8');
+  const b = text.length * 3 <= scratch.length ? scratch.subarray(0, scratch.write(text, 'utf8')) : Buffer.from(text, 'utf8');
   for (let at = 0; at < b.length; ) at += writeSync(fd, b, at, b.length - at);
 }
 
