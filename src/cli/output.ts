@@ -54,13 +54,18 @@ export async function writeOutputPieces(
   output: string | undefined,
 ): Promise<void> {
   if (output === undefined || output === '-') {
-    // Each piece is written when the next one is ready; the last one with a callback (writes keep their order).
-    let held = '';
-    writePieces((text) => {
-      if (held !== '') process.stdout.write(held);
-      held = text;
-    }, produce);
-    await writeStdout(held);
+    const restore = blockingStdout();
+    try {
+      // Each piece is written when the next one is ready; the last one with a callback (writes keep their order).
+      let held = '';
+      writePieces((text) => {
+        if (held !== '') process.stdout.write(held);
+        held = text;
+      }, produce);
+      await writeStdout(held);
+    } finally {
+      restore();
+    }
     return;
   }
   const target = resolve(output);
@@ -135,6 +140,29 @@ const scratch = Buffer.allocUnsafe(256 << 10);
 function writeAll(fd: number, text: string): void {
   const b = text.length * 3 <= scratch.length ? scratch.subarray(0, scratch.write(text, 'utf8')) : Buffer.from(text, 'utf8');
   for (let at = 0; at < b.length; ) at += writeSync(fd, b, at, b.length - at);
+}
+
+/**
+ * Makes writes to stdout wait for the reader when stdout is a pipe or socket (`leakscope … -f json |
+ * jq`); gives back what undoes it. Node writes to a pipe without blocking: a piece the reader has not
+ * taken yet is queued in memory, and the pieces are made faster than a reader takes them, so the whole
+ * report was held (the 120 MB JSON report of 20,000 distinct stacks: 526 MB peak, against 167 MB
+ * into a file). A file is written synchronously already, and so is a terminal on Linux; a stream
+ * without the handle's `setBlocking` is left as it is.
+ */
+function blockingStdout(): () => void {
+  const handle = (process.stdout as { _handle?: { setBlocking?: (blocking: boolean) => number } })._handle;
+  if (process.stdout.isTTY || typeof handle?.setBlocking !== 'function') return () => {};
+  if (handle.setBlocking(true) !== 0) return () => {};
+  return () => handle.setBlocking!(false);
+}
+
+/**
+ * A write to stdout failed because its reader went away: a closed pipe (EPIPE), or a closed socket
+ * (ECONNRESET: Node gives a child process's stdio "pipes" as socket pairs).
+ */
+export function readerGone(e: NodeJS.ErrnoException): boolean {
+  return e.code === 'EPIPE' || e.code === 'ECONNRESET';
 }
 
 function writeStdout(text: string): Promise<void> {

@@ -15,6 +15,7 @@ import { watchCommand } from './commands/watch.js';
 import { isConfigError } from '../rules/config-error.js';
 import { toolVersion } from './emit.js';
 import { EXIT_BUG, EXIT_OK, EXIT_USAGE, isUsageError } from './exit-codes.js';
+import { readerGone } from './output.js';
 
 /** Messages may carry a file name with a newline in it: keep every error to one line. */
 function oneLine(s: string): string {
@@ -74,7 +75,7 @@ export async function runCli(argv: readonly string[]): Promise<void> {
   process.exitCode = await main(argv);
 }
 
-/** A closed pipe (`leakscope … | head`) is not an error of ours. */
+/** A reader that went away (`leakscope … | head`) is not an error of ours. */
 function ignoreClosedPipe(e: NodeJS.ErrnoException): void {
-  if (e.code !== 'EPIPE') throw e;
+  if (!readerGone(e)) throw e;
 }
