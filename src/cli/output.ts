@@ -54,6 +54,7 @@ export async function writeOutputPieces(
   output: string | undefined,
 ): Promise<void> {
   if (output === undefined || output === '-') {
+    watchStdout();
     const restore = blockingStdout();
     try {
       // Each piece is written when the next one is ready; the last one with a callback (writes keep their order).
@@ -63,9 +64,13 @@ export async function writeOutputPieces(
         held = text;
       }, produce);
       await writeStdout(held);
+    } catch (e) {
+      throw failed('stdout', e);
     } finally {
       restore();
     }
+    const failure = await takeStdoutFailure('the report');
+    if (failure) throw failure;
     return;
   }
   const target = resolve(output);
@@ -163,6 +168,35 @@ function blockingStdout(): () => void {
  */
 export function readerGone(e: NodeJS.ErrnoException): boolean {
   return e.code === 'EPIPE' || e.code === 'ECONNRESET';
+}
+
+/** The first write to stdout that failed while its reader was there (`watchStdout`), until taken. */
+let stdoutFailure: NodeJS.ErrnoException | undefined;
+
+function onStdoutError(e: NodeJS.ErrnoException): void {
+  if (!readerGone(e)) stdoutFailure ??= e;
+}
+
+/**
+ * Listens, once per process, for writes to stdout that fail. A reader that went away (`leakscope … |
+ * head`) is not an error of ours; any other failure (`> file` on a full disk: ENOSPC) is the user's
+ * to fix, said in one line (`takeStdoutFailure`), where an 'error' event nobody took ended the
+ * process with a stack trace.
+ */
+export function watchStdout(): void {
+  if (!process.stdout.listeners('error').includes(onStdoutError)) process.stdout.on('error', onStdoutError);
+}
+
+/**
+ * The write to stdout that failed and was not said yet, as the user's error (`what` could not be
+ * written); undefined if none. The 'error' event of a failed write comes after its callback: this
+ * waits a turn of the event loop first.
+ */
+export async function takeStdoutFailure(what: string): Promise<UsageError | undefined> {
+  await new Promise((done) => setImmediate(done));
+  const e = stdoutFailure;
+  stdoutFailure = undefined;
+  return e === undefined ? undefined : new UsageError(`stdout: cannot write ${what} (${e.code ?? e.message})`);
 }
 
 function writeStdout(text: string): Promise<void> {

@@ -4,7 +4,7 @@
  * temporary), a good run writes the report whole; input errors are one line with exit code 2.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -69,5 +69,32 @@ describe.runIf(HAVE)('leakscope --output', () => {
     const r = run('inspect', arg);
     expect(r.status).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+/** stdout on a full disk: /dev/full fails every write with ENOSPC (Linux). */
+const FULL = '/dev/full';
+
+describe.runIf(HAVE && existsSync(FULL))('stdout that cannot be written', () => {
+  const toFull = (...args: string[]) => {
+    const fd = openSync(FULL, 'w');
+    try {
+      return spawnSync(process.execPath, [MAIN, ...args], { cwd: tmp, encoding: 'utf8', timeout: 60_000, stdio: ['ignore', fd, 'pipe'] });
+    } finally {
+      closeSync(fd);
+    }
+  };
+  const sample = join(REPO, 'samples', 'waitgroup-leak', 'goroutine.debug2.txt');
+
+  it.each(['table', 'json', 'html'])('a %s report: one line naming stdout and the error, exit 2', (format) => {
+    const r = toFull('inspect', sample, '--format', format);
+    expect(r.stderr).toBe('leakscope: stdout: cannot write the report (ENOSPC)\n');
+    expect(r.status).toBe(2);
+  });
+
+  it('the help: one line, exit 2', () => {
+    const r = toFull('--help');
+    expect(r.stderr).toBe('leakscope: stdout: cannot write the output (ENOSPC)\n');
+    expect(r.status).toBe(2);
   });
 });
