@@ -11,7 +11,7 @@ import { analyze } from '../analyze/index.js';
 import { isArchiveHead, peek, type SkippedMember } from '../read/archive.js';
 import { describeEntries } from '../report/fleet.js';
 import { addCounts, emptyCounts, readBundle, type BundleCounts, type BundleOptions } from '../read/bundle.js';
-import { readFileChunks, isUrl } from '../read/source.js';
+import { readFileChunks, regularFileSize } from '../read/source.js';
 import type { InputFile } from './inputs.js';
 import { note, warn } from './output.js';
 import type { LoadedInput, Setup } from './types.js';
@@ -22,7 +22,10 @@ const HEAD_BYTES = 64 * 1024;
 
 /** True when the file's first bytes say it is an archive (a missing file is not: the reader says so). */
 export function isArchiveFile(path: string): boolean {
-  if (path === '-' || isUrl(path)) return false;
+  // Only a regular file is looked into. Opening a named pipe (FIFO) takes its writer, closing it again
+  // left the writer without a reader (killed by SIGPIPE), and the reading that followed waited for
+  // another writer forever; a pipe cannot be read at an offset anyway (`readSync` at 0: ESPIPE).
+  if (regularFileSize(path) < 0) return false;
   let fd: number | undefined;
   try {
     fd = openSync(path, 'r');
