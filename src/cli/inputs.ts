@@ -32,6 +32,8 @@ async function walker(): Promise<typeof GlobSync> {
 
 export async function expandInputs(args: readonly string[]): Promise<InputFile[]> {
   const out: InputFile[] = [];
+  // Standard input is read once: a second `-` read nothing and was refused as empty.
+  if (args.filter((a) => a === '-').length > 1) throw new UsageError('- (standard input) is named more than once: it can be read once');
   for (const arg of args) {
     if (arg === '-' || isUrl(arg)) {
       out.push({ path: arg, listed: false });

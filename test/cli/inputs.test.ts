@@ -38,3 +38,10 @@ describe('input expansion', () => {
     expect(await glob(join(root, '*'))).not.toContain(join(root, 'a'));
   });
 });
+
+describe('standard input', () => {
+  it('named twice is refused before reading: it can be read once', async () => {
+    await expect(expandInputs(['-', 'x.txt', '-'])).rejects.toThrow(/- \(standard input\) is named more than once/);
+    expect((await expandInputs(['-'])).map((f) => f.path)).toEqual(['-']);
+  });
+});
