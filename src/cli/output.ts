@@ -54,7 +54,7 @@ export async function writeOutputPieces(
   output: string | undefined,
 ): Promise<void> {
   if (output === undefined || output === '-') {
-    watchStdout();
+    watchStdio();
     const restore = blockingStdout();
     try {
       // Each piece is written when the next one is ready; the last one with a callback (writes keep their order).
@@ -170,21 +170,26 @@ export function readerGone(e: NodeJS.ErrnoException): boolean {
   return e.code === 'EPIPE' || e.code === 'ECONNRESET';
 }
 
-/** The first write to stdout that failed while its reader was there (`watchStdout`), until taken. */
+/** The first write to stdout that failed while its reader was there (`watchStdio`), until taken. */
 let stdoutFailure: NodeJS.ErrnoException | undefined;
 
 function onStdoutError(e: NodeJS.ErrnoException): void {
   if (!readerGone(e)) stdoutFailure ??= e;
 }
 
+/** stderr that cannot be written (`2> file` on a full disk): its messages are lost, with nothing left to say so on. */
+function onStderrError(): void {}
+
 /**
- * Listens, once per process, for writes to stdout that fail. A reader that went away (`leakscope … |
- * head`) is not an error of ours; any other failure (`> file` on a full disk: ENOSPC) is the user's
- * to fix, said in one line (`takeStdoutFailure`), where an 'error' event nobody took ended the
- * process with a stack trace.
+ * Listens, once per process, for writes to stdout and stderr that fail. On stdout, a reader that went
+ * away (`leakscope … | head`) is not an error of ours; any other failure (`> file` on a full disk:
+ * ENOSPC) is the user's to fix, said in one line (`takeStdoutFailure`). On stderr a failure is
+ * ignored: the run's exit code stays its own. Either way an 'error' event nobody took ended the
+ * process, with a stack trace and exit code 1.
  */
-export function watchStdout(): void {
+export function watchStdio(): void {
   if (!process.stdout.listeners('error').includes(onStdoutError)) process.stdout.on('error', onStdoutError);
+  if (!process.stderr.listeners('error').includes(onStderrError)) process.stderr.on('error', onStderrError);
 }
 
 /**

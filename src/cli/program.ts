@@ -15,7 +15,7 @@ import { watchCommand } from './commands/watch.js';
 import { isConfigError } from '../rules/config-error.js';
 import { toolVersion } from './emit.js';
 import { EXIT_BUG, EXIT_OK, EXIT_USAGE, isUsageError } from './exit-codes.js';
-import { takeStdoutFailure, watchStdout } from './output.js';
+import { takeStdoutFailure, watchStdio } from './output.js';
 
 /** Messages may carry a file name with a newline in it: keep every error to one line. */
 function oneLine(s: string): string {
@@ -71,7 +71,7 @@ export async function main(argv: readonly string[]): Promise<number> {
 
 /** Runs the command `argv` names, as the binary does: its exit code goes to `process.exitCode`. */
 export async function runCli(argv: readonly string[]): Promise<void> {
-  watchStdout();
+  watchStdio();
   process.exitCode = await main(argv);
   // Output written outside a report (help, version) that could not be written.
   const failure = await takeStdoutFailure('the output');

@@ -92,6 +92,22 @@ describe.runIf(HAVE && existsSync(FULL))('stdout that cannot be written', () => 
     expect(r.status).toBe(2);
   });
 
+  it('stderr on a full disk: its warnings are lost, the report and the exit code are the run’s', () => {
+    // A dump cut short: the run warns on stderr (the input ends inside the dump) and exits 0.
+    const cut = join(tmp, 'cut.txt');
+    writeFileSync(cut, readFileSync(sample).subarray(0, 4000));
+    const out = join(tmp, 'cut-report.txt');
+    const fd = openSync(FULL, 'w');
+    let r;
+    try {
+      r = spawnSync(process.execPath, [MAIN, 'inspect', cut, '--output', out], { cwd: tmp, encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', fd] });
+    } finally {
+      closeSync(fd);
+    }
+    expect(r.status).toBe(0);
+    expect(readFileSync(out, 'utf8')).toMatch(/goroutine/i);
+  });
+
   it('the help: one line, exit 2', () => {
     const r = toFull('--help');
     expect(r.stderr).toBe('leakscope: stdout: cannot write the output (ENOSPC)\n');
