@@ -65,7 +65,7 @@ export async function writeOutputPieces(
       }, produce);
       await writeStdout(held);
     } catch (e) {
-      throw failed('stdout', e);
+      if (!readerGone(e as NodeJS.ErrnoException)) throw failed('stdout', e);
     } finally {
       restore();
     }

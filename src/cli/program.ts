@@ -73,9 +73,10 @@ export async function main(argv: readonly string[]): Promise<number> {
 export async function runCli(argv: readonly string[]): Promise<void> {
   watchStdio();
   process.exitCode = await main(argv);
-  // Output written outside a report (help, version) that could not be written.
+  // Output written outside a report (help, version) that could not be written; a report's failure
+  // was said already (exit 2), and a write after it may fail again.
   const failure = await takeStdoutFailure('the output');
-  if (failure) {
+  if (failure && process.exitCode !== EXIT_USAGE) {
     process.stderr.write(`leakscope: ${failure.message}\n`);
     process.exitCode = EXIT_USAGE;
   }
