@@ -160,6 +160,6 @@ export async function readInParts(
   await drain((start, end, onBytes) => readPart(path, start, end, opts, onBytes));
   await Promise.all(remote);
   if (failed || !reader.absorb(pieces)) return undefined;
-  const dump = reader.end({ inputTruncated: false });
+  const dump = reader.end({});
   return longLines.length ? { ...dump, warnings: [...longLines, ...dump.warnings] } : dump;
 }

@@ -21,15 +21,20 @@ import { readText } from './text-input.js';
  */
 export async function readInput(input: string, opts: ReadOptions = {}, cache?: ReadCache): Promise<Dump> {
   const src = await openSource(input, opts);
-  return readDumpFrom(src.name, src.chunks, opts, cache);
+  return readDumpFrom(src.name, src.chunks, opts, cache, src.endedEarly);
 }
 
-/** Read bytes from any chunk stream (or one buffer / string) under the given source name. */
+/**
+ * Read bytes from any chunk stream (or one buffer / string) under the given source name.
+ * `sourceEndedEarly`: once the chunks have ended, why they ended before the source's end, if they did
+ * (`OpenedSource.endedEarly`): what came is read, flagged as cut, with the reason as a warning.
+ */
 export async function readDumpFrom(
   source: string,
   input: AsyncIterable<Uint8Array> | Uint8Array | string,
   opts: ReadOptions = {},
   cache?: ReadCache,
+  sourceEndedEarly?: () => string | undefined,
 ): Promise<Dump> {
   let gzipTruncated = false;
   const content = maybeGunzip(source, toChunks(input), opts.maxDecompressedBytes ?? DEFAULT_MAX_DECOMPRESSED, () => {
@@ -40,14 +45,16 @@ export async function readDumpFrom(
   if (first.done) throw new InputError(source, 'empty', 'is empty');
   const rest: AsyncIterable<Uint8Array> = { [Symbol.asyncIterator]: () => it };
   const read = looksLikeProtobuf(first.value) ? readProtobuf : looksLikeListing(first.value) ? readListing : undefined;
-  const gzipEnded = (): boolean => gzipTruncated;
+  // Why the content ended before its end: the source's word first (a download broken off also cuts
+  // the gzip stream it carried), else a gzip stream that ends early.
+  const endedEarly = (): string | undefined => sourceEndedEarly?.() ?? (gzipTruncated ? 'the compressed input ends early' : undefined);
   try {
-    if (read !== undefined) return await read(source, first.value, rest, gzipEnded, opts);
+    if (read !== undefined) return withSourceCut(await read(source, first.value, rest, () => endedEarly() !== undefined, opts), sourceEndedEarly);
     // Taken out of the cache while read: a read that fails gives back nothing it may have half-made.
     const known = cache?.take();
-    const dump = await readText(source, first.value, rest, gzipEnded, opts, known);
+    const dump = await readText(source, first.value, rest, endedEarly, opts, known);
     if (known !== undefined) cache!.keep(known);
-    return dump;
+    return withSourceCut(dump, sourceEndedEarly);
   } catch (e) {
     // A page served as text/plain or saved to a file: say what it is rather than "no dump found".
     if (e instanceof InputError && e.code === 'not-a-dump' && looksLikeHtml(first.value)) {
@@ -55,6 +62,13 @@ export async function readDumpFrom(
     }
     throw e;
   }
+}
+
+/** `dump` with the reason its source ended early as a warning of its own, when it did. */
+function withSourceCut(dump: Dump, sourceEndedEarly: (() => string | undefined) | undefined): Dump {
+  const why = sourceEndedEarly?.();
+  if (why === undefined) return dump;
+  return { ...dump, warnings: [...dump.warnings, { severity: 'warning', code: 'input-cut', message: `${why}: what came is read, counts are lower bounds` }] };
 }
 
 function looksLikeHtml(head: Uint8Array): boolean {

@@ -15,7 +15,7 @@ export async function readProtobuf(
   source: string,
   first: Uint8Array,
   rest: AsyncIterable<Uint8Array>,
-  gzipEnded: () => boolean,
+  inputCut: () => boolean,
   opts: ReadOptions,
 ): Promise<Dump> {
   const max = opts.maxProtobufBytes ?? DEFAULT_MAX_PROTOBUF;
@@ -42,7 +42,7 @@ export async function readProtobuf(
     throw new InputError(source, 'bad-protobuf', `is not a readable pprof protobuf: field ${walk.declared.field} at byte ${walk.declared.at} declares ${walk.declared.length} bytes, more than the largest profile read (${max} bytes); stopped reading there`);
   }
   // Refused by the walk: what was read holds the offending field whole, and pprof.ts names it.
-  const snapshot = readPprof(source, bytes, { truncated: fine && gzipEnded() });
+  const snapshot = readPprof(source, bytes, { truncated: fine && inputCut() });
   return { source, snapshots: [snapshot], races: [], warnings: [] };
 }
 

@@ -22,6 +22,11 @@ export interface SourceOptions {
 export interface OpenedSource {
   readonly name: string;
   readonly chunks: AsyncIterable<Uint8Array>;
+  /**
+   * Why the chunks ended before the source's end, once they have ended; undefined when they did not
+   * (a download whose connection broke, or went silent, after part of the body: what came is read).
+   */
+  readonly endedEarly?: () => string | undefined;
   /** File modification time, when the source is a file (used to order snapshots without a capture time). */
   readonly mtime?: Date;
 }
@@ -288,11 +293,19 @@ async function openUrl(spec: string, opts: SourceOptions): Promise<OpenedSource>
       await res.body?.cancel();
       throw new InputError(url, 'not-a-dump', `answered with an HTML page (${oneLine(type)}), not a goroutine profile: a login page or a wrong path?`);
     }
-    return { name: url, chunks: limitedBody(url, res, opts) };
+    let cut: string | undefined;
+    const chunks = limitedBody(url, res, opts, (why) => (cut = why));
+    return { name: url, chunks, endedEarly: () => cut };
   }
 }
 
-async function* limitedBody(url: string, res: Response, opts: SourceOptions): AsyncIterable<Uint8Array> {
+/**
+ * The response body, at most `maxDownloadBytes`. A body that breaks off (the connection closed or
+ * reset, or no data for `readTimeoutMs`) after some of it came ends there, and `onCut` says why: a
+ * large dump through `kubectl port-forward` or a proxy that drops it midway is read as far as it came,
+ * flagged as cut, like a file cut short. Before any of it came, the failure is the input's error.
+ */
+async function* limitedBody(url: string, res: Response, opts: SourceOptions, onCut: (why: string) => void): AsyncIterable<Uint8Array> {
   const max = opts.maxDownloadBytes ?? 256 * 1024 * 1024;
   const readTimeout = opts.readTimeoutMs ?? 30_000;
   if (!res.body) return;
@@ -301,15 +314,20 @@ async function* limitedBody(url: string, res: Response, opts: SourceOptions): As
   try {
     for (;;) {
       let timer: NodeJS.Timeout | undefined;
+      const silent = `no data for ${readTimeout} ms while reading the response`;
       const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new InputError(url, 'network', `no data for ${readTimeout} ms while reading the response`)), readTimeout);
+        timer = setTimeout(() => reject(new InputError(url, 'network', silent)), readTimeout);
       });
       let r: Awaited<ReturnType<typeof reader.read>>;
       try {
         r = await Promise.race([reader.read(), timeout]);
       } catch (e) {
-        if (e instanceof InputError) throw e;
-        throw new InputError(url, 'network', describeFetchError(e, false));
+        const why = e instanceof InputError ? silent : describeFetchError(e, false);
+        if (total > 0) {
+          onCut(`the download stopped after ${total}${expectedOf(res)} bytes (${why})`);
+          return;
+        }
+        throw e instanceof InputError ? e : new InputError(url, 'network', why);
       } finally {
         clearTimeout(timer);
       }
@@ -329,12 +347,20 @@ function oneLine(s: string): string {
   return t.length > 100 ? `${t.slice(0, 100)}…` : t;
 }
 
+/** ` of N` when the response said its length (`content-length`), else nothing. */
+function expectedOf(res: Response): string {
+  const n = Number(res.headers.get('content-length') ?? NaN);
+  return Number.isSafeInteger(n) && n > 0 ? ` of ${n}` : '';
+}
+
 function describeFetchError(e: unknown, timedOut: boolean): string {
   if (timedOut) return 'timed out waiting for a response';
   const cause = (e as { cause?: { code?: string; message?: string } }).cause;
   if (cause?.code === 'ECONNREFUSED') return 'connection refused';
   if (cause?.code === 'ENOTFOUND') return 'host not found';
   if (cause?.code === 'ECONNRESET') return 'connection reset by the server';
+  // undici's own code for a socket that closed (the server, or a proxy between, hung up).
+  if (cause?.code === 'UND_ERR_SOCKET') return 'the connection closed';
   // fetch refuses the WHATWG "bad ports" (1, 22, 25, 6000, 6665-6669, …) before connecting.
   if (cause?.message === 'bad port') return 'refused to connect: the port is on the fetch standard\'s list of blocked ports; serve pprof on another port';
   if (cause?.code) return `network error (${oneLine(cause.code)})`;

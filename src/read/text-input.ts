@@ -47,15 +47,16 @@ export function textReader(source: string, opts: ReadOptions, continues = false,
 }
 
 /**
- * Read text content (already gunzipped): `first` is its first chunk, `rest` the others; `gzipEnded`
- * says, once the content is read, whether a gzip stream around it was cut short. `known`: what the
- * readers of inputs before this one learned of their stacks (read-cache.ts); by default nothing.
+ * Read text content (already gunzipped): `first` is its first chunk, `rest` the others; `endedEarly`
+ * says, once the content is read, why it ended before its end, if it did (a gzip stream around it cut
+ * short, a download broken off). `known`: what the readers of inputs before this one learned of their
+ * stacks (read-cache.ts); by default nothing.
  */
 export async function readText(
   source: string,
   first: Uint8Array,
   rest: AsyncIterable<Uint8Array>,
-  gzipEnded: () => boolean,
+  endedEarly: () => string | undefined,
   opts: ReadOptions,
   known?: KnownStacks,
 ): Promise<Dump> {
@@ -84,9 +85,9 @@ export async function readText(
   }
   const tail = lastLine.text();
   splitter.end();
-  const gzipTruncated = gzipEnded();
-  const dump = reader.end({ inputTruncated: gzipTruncated });
-  const cut = tail !== undefined && !gzipTruncated ? markCutLine(dump, tail, splitter.lines, lastLine.previous()) : dump;
+  const inputCut = endedEarly();
+  const dump = reader.end({ inputCut });
+  const cut = tail !== undefined && inputCut === undefined ? markCutLine(dump, tail, splitter.lines, lastLine.previous()) : dump;
   return longLines.length ? { ...cut, warnings: [...longLines, ...cut.warnings] } : cut;
 }
 

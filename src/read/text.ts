@@ -469,7 +469,8 @@ export class TextDumpReader implements TracebackHost {
     return true;
   }
 
-  end(o: { inputTruncated: boolean }): Dump {
+  /** `inputCut`: why the input ended before its end, when it did (a gzip stream cut short, a download broken off). */
+  end(o: { inputCut?: string }): Dump {
     // Exactly 64 MiB: Go stopped writing there. Without a final newline (+1) the last line is cut
     // mid-line and is not read as if it were whole.
     const atCap = this.chars === DEBUG2_CAP || this.chars === DEBUG2_CAP + 1;
@@ -486,14 +487,14 @@ export class TextDumpReader implements TracebackHost {
     else if (this.chars > DEBUG2_CAP - (1 << 16) && this.chars < DEBUG2_CAP) {
       note += '; the input is about 64 MiB, where net/http/pprof stops writing debug=2 output: Go probably truncated this dump';
     }
-    const forced = atCap || o.inputTruncated;
+    const forced = atCap || o.inputCut !== undefined;
     if (this.debug1) this.endDebug1(forced);
     const cut = this.tb.end(this.lastNo, forced);
     const s = this.cur;
     if (cut) {
       cut.builder.markTruncated({ severity: 'warning', code: 'truncated', line: this.lastNo, message: `the input ends ${cut.what}: the last goroutine is partial and counts are lower bounds${note}` });
     } else if (forced && s?.format === 'debug2') {
-      const why = o.inputTruncated ? 'the compressed input ends early' : `the input ends at line ${this.lastNo}`;
+      const why = o.inputCut ?? `the input ends at line ${this.lastNo}`;
       s.builder.markTruncated({ severity: 'warning', code: 'truncated', line: this.lastNo, message: `${why}: the dump is cut off and counts are lower bounds${note}` });
     } else if (this.openList > 0 && s?.format === 'debug2') {
       s.builder.markTruncated({ severity: 'warning', code: 'truncated', line: this.lastNo, message: `the input ends before the ']' that closes the leak report opened at line ${this.openList}: it was cut off, counts are lower bounds` });

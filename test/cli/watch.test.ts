@@ -71,6 +71,28 @@ describe('watch against a replayed series', () => {
     expect(r.stdout).toContain('Verdict: stable: no material rise');
   });
 
+  it('a poll whose download breaks off is left out of the series, with a warning', async () => {
+    const files = leakSeries(join(mkdtempSync(join(tmpdir(), 'leakscope-watch-')), 'c'));
+    let i = 0;
+    // The third answer says its whole length, sends half of it, and breaks the connection.
+    const server = createServer((_, res) => {
+      const k = i++;
+      const body = readFileSync(files[Math.min(k, files.length - 1)]);
+      if (k !== 2) return void res.writeHead(200, { 'content-type': 'text/plain' }).end(body);
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': String(body.length) });
+      res.write(body.subarray(0, body.length >> 1), () => setTimeout(() => res.socket?.destroy(), 30));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    servers.push(server);
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/debug/pprof/goroutine?debug=1`;
+    const r = await run(['watch', url, '--every', '150ms', '--for', '1050ms', '-f', 'json']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/poll 3 failed: .*: the download stopped after \d+ of \d+ bytes \(the connection closed\).*a poll cut short is left out of the series/);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.trend.points).toHaveLength(7);
+    expect(doc.trend.verdict).toBe('growing');
+  });
+
   it('exit 2 when the endpoint cannot be reached', async () => {
     const { server, url } = await replay([]);
     await new Promise<void>((r) => server.close(() => r()));

@@ -88,7 +88,7 @@ function read(bytes: Buffer, chunk: number, blocks: boolean, mode: PieceMode = '
       }
     }
     s.end();
-    return reader.end({ inputTruncated: false });
+    return reader.end({});
   } catch (e) {
     return (e as Error).message;
   }
@@ -463,7 +463,7 @@ describe('frame texts shared across the stack trie', () => {
     const { reader, splitter } = textReader('input.txt', {});
     splitter.push(bytes);
     splitter.end();
-    reader.end({ inputTruncated: false });
+    reader.end({});
     type Held = { frame: { func: string } | undefined; line: string; at: number };
     const m = (reader as unknown as { tb: { known: { matcher: { nodes: Held[]; ints: Int32Array; bytes: Buffer } } } }).tb.known.matcher;
     const texts = new Set<number>();

@@ -2,7 +2,8 @@
  * URL inputs (`inspect`/`watch` on http(s)://…), on loopback (127.0.0.1) only:
  * (a) a real Go program serving net/http/pprof (test/robustness/pprofserver, stdlib only, built here;
  *     without `go` the part is skipped, except under CI=true where that fails);
- * (b) a deliberately misbehaving Node server: slow headers, a body that stalls, an endless body, a
+ * (b) a deliberately misbehaving Node server: slow headers, a body that stalls or breaks off after
+ *     part of a dump (read as far as it came, flagged as cut) or before any of it, an endless body, a
  *     gzip bomb as Content-Encoding, wrong content types, an HTML login page (as text/html and as
  *     text/plain), 401/404/500, a redirect loop, a redirect to file:, a refused port.
  * Every failure is one InputError whose message is one line and starts with the URL.
@@ -63,6 +64,16 @@ describe('a misbehaving HTTP server on 127.0.0.1', () => {
           res.writeHead(200, { 'content-type': 'text/plain' });
           res.write(DUMP.slice(0, 40)); // then silence
           return;
+        case '/stall-silent':
+          res.writeHead(200, { 'content-type': 'text/plain' });
+          res.flushHeaders(); // and no byte of the body
+          return;
+        case '/cut': {
+          // The first goroutine and part of the second, of a body that says its whole length; then the connection breaks.
+          res.writeHead(200, { 'content-type': 'text/plain', 'content-length': String(DUMP.length) });
+          res.write(DUMP.slice(0, DUMP.indexOf('\n\n') + 30), () => setTimeout(() => res.socket?.destroy(), 50));
+          return;
+        }
         case '/endless': {
           res.writeHead(200, { 'content-type': 'text/plain' });
           const chunk = Buffer.alloc(64 * 1024, 'goroutine 1 [running]:\n');
@@ -139,7 +150,7 @@ describe('a misbehaving HTTP server on 127.0.0.1', () => {
 
   it.each([
     ['/slow-headers', { connectTimeoutMs: 300 }, 'network', /timed out waiting for a response/],
-    ['/stall', { readTimeoutMs: 300 }, 'network', /no data for 300 ms while reading the response/],
+    ['/stall-silent', { readTimeoutMs: 300 }, 'network', /no data for 300 ms while reading the response/],
     ['/endless', { maxDownloadBytes: 1 << 20 }, 'too-large', /response larger than 1048576 bytes \(raise with --max-download\)/],
     ['/bomb', { maxDownloadBytes: 4 << 20 }, 'too-large', /larger than 4194304 bytes/],
     ['/login-html', {}, 'not-a-dump', /HTML page .*login page/],
@@ -151,7 +162,7 @@ describe('a misbehaving HTTP server on 127.0.0.1', () => {
     ['/500', {}, 'http-status', /HTTP 500 Internal Server Error/],
     ['/loop', { maxRedirects: 3 }, 'network', /more than 3 redirects/],
     ['/to-file', {}, 'network', /redirected to unsupported file:/],
-    ['/reset', {}, 'network', /network error|connection reset/],
+    ['/reset', {}, 'network', /the connection closed|connection reset/],
   ] as [string, ReadOptions, string, RegExp][])('%s → one-line %s error naming the URL', async (path, opts, code, text) => {
     const t0 = Date.now();
     const e = await failure(base + path, opts);
@@ -159,6 +170,27 @@ describe('a misbehaving HTTP server on 127.0.0.1', () => {
     expect(e.message.startsWith(`${base}${path}: `), e.message).toBe(true);
     expect(e.message).toMatch(text);
     expect(Date.now() - t0, 'bounded by the timeouts given, not the defaults').toBeLessThan(8000);
+  });
+
+  it('a body that breaks off after part of the dump is read as far as it came, flagged as cut', async () => {
+    const d = await readDump(base + '/cut');
+    const s = d.snapshots[0];
+    expect(s.total).toBeGreaterThanOrEqual(1);
+    expect(s.truncated).toBe(true);
+    const cut = d.warnings.find((w) => w.code === 'input-cut');
+    const shown = DUMP.indexOf('\n\n') + 30;
+    expect(cut?.message).toBe(`the download stopped after ${shown} of ${DUMP.length} bytes (the connection closed): what came is read, counts are lower bounds`);
+  });
+
+  it('a body that goes silent after part of the dump is read as far as it came, flagged as cut', async () => {
+    const t0 = Date.now();
+    const d = await readDump(base + '/stall', { readTimeoutMs: 300 });
+    expect(Date.now() - t0).toBeLessThan(8000);
+    expect(d.snapshots[0].total).toBe(1);
+    expect(d.snapshots[0].truncated).toBe(true);
+    expect(d.warnings.find((w) => w.code === 'input-cut')?.message).toBe(
+      'the download stopped after 40 bytes (no data for 300 ms while reading the response): what came is read, counts are lower bounds',
+    );
   });
 
   it('a refused port', async () => {

@@ -51,6 +51,10 @@ export function watchCommand(): Command {
           const dump = await readDump(url, readOptionsOf(flags));
           const snap = dump.snapshots[0];
           if (!snap) throw new UsageError(`${url}: the response holds no goroutine profile`);
+          // A download that broke off holds lower bounds of the counts: in the series it would read as
+          // a dip (or, first, as a rise after it). It counts as a failed poll.
+          const cut = dump.warnings.find((w) => w.code === 'input-cut');
+          if (cut) throw new UsageError(`${url}: ${cut.message}; a poll cut short is left out of the series`);
           reportWarnings(dump);
           const analysis = analyze(snap, s.analyzeOptions);
           const prev = samples[samples.length - 1]?.analysis.total;

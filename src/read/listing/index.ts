@@ -33,12 +33,12 @@ export function looksLikeListing(first: Uint8Array): boolean {
   return sniffListing(listingLines(head).join('\n')) !== undefined;
 }
 
-/** Same signature as readText (text-input.ts): the content's first chunk, the rest, and whether gzip ended early. */
+/** Like readText (text-input.ts): the content's first chunk, the rest, and whether it ended early (a gzip stream or a download cut short). */
 export async function readListing(
   source: string,
   first: Uint8Array,
   rest: AsyncIterable<Uint8Array>,
-  gzipEnded: () => boolean,
+  inputCut: () => boolean,
   opts: ReadOptions,
 ): Promise<Dump> {
   const chunks: Buffer[] = [Buffer.from(first)];
@@ -49,7 +49,7 @@ export async function readListing(
     chunks.push(Buffer.from(c));
     opts.onProgress?.(bytes);
   }
-  const snapshot = readListingText(source, Buffer.concat(chunks).toString('utf8'), gzipEnded());
+  const snapshot = readListingText(source, Buffer.concat(chunks).toString('utf8'), inputCut());
   return { source, snapshots: [snapshot], races: [], warnings: [] };
 }
 
