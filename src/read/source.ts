@@ -347,8 +347,10 @@ function oneLine(s: string): string {
   return t.length > 100 ? `${t.slice(0, 100)}…` : t;
 }
 
-/** ` of N` when the response said its length (`content-length`), else nothing. */
+/** ` of N` when the response said its length (`content-length`) in the bytes read, not encoded (gzip), else nothing. */
 function expectedOf(res: Response): string {
+  const encoding = res.headers.get('content-encoding');
+  if (encoding && encoding.trim().toLowerCase() !== 'identity') return '';
   const n = Number(res.headers.get('content-length') ?? NaN);
   return Number.isSafeInteger(n) && n > 0 ? ` of ${n}` : '';
 }

@@ -68,6 +68,13 @@ describe('a misbehaving HTTP server on 127.0.0.1', () => {
           res.writeHead(200, { 'content-type': 'text/plain' });
           res.flushHeaders(); // and no byte of the body
           return;
+        case '/cut-encoded': {
+          // Content-Encoding gzip: its content-length counts the compressed bytes, not the dump's.
+          const gz = gzipSync(DUMP.repeat(50));
+          res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip', 'content-length': String(gz.length) });
+          res.write(gz.subarray(0, gz.length >> 1), () => setTimeout(() => res.socket?.destroy(), 50));
+          return;
+        }
         case '/cut': {
           // The first goroutine and part of the second, of a body that says its whole length; then the connection breaks.
           res.writeHead(200, { 'content-type': 'text/plain', 'content-length': String(DUMP.length) });
@@ -180,6 +187,12 @@ describe('a misbehaving HTTP server on 127.0.0.1', () => {
     const cut = d.warnings.find((w) => w.code === 'input-cut');
     const shown = DUMP.indexOf('\n\n') + 30;
     expect(cut?.message).toBe(`the download stopped after ${shown} of ${DUMP.length} bytes (the connection closed): what came is read, counts are lower bounds`);
+  });
+
+  it('a gzip-encoded body that breaks off says the bytes read, not the encoded length', async () => {
+    const d = await readDump(base + '/cut-encoded');
+    expect(d.snapshots[0].total).toBeGreaterThanOrEqual(1);
+    expect(d.warnings.find((w) => w.code === 'input-cut')?.message).toMatch(/^the download stopped after \d+ bytes \(the connection closed\): /);
   });
 
   it('a body that goes silent after part of the dump is read as far as it came, flagged as cut', async () => {
