@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/paths.js';
-import { ensureBuilt, run } from './run.js';
+import { BIN, ensureBuilt, run } from './run.js';
 import { healthySeries, leakSeries } from './series.js';
 
 function hasGo(): boolean {
@@ -91,6 +91,32 @@ describe('watch against a replayed series', () => {
     const doc = JSON.parse(r.stdout);
     expect(doc.trend.points).toHaveLength(7);
     expect(doc.trend.verdict).toBe('growing');
+  });
+
+  it.each(['SIGINT', 'SIGTERM'] as const)('%s stops early and reports on the polls so far', async (signal) => {
+    const { server, url } = await replay(leakSeries(join(mkdtempSync(join(tmpdir(), 'leakscope-watch-')), signal)));
+    servers.push(server);
+    const child = spawn(process.execPath, [BIN, 'watch', url, '--every', '100ms', '--for', '60s', '-f', 'json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    let stdout = '';
+    let stderr = '';
+    let sent = false;
+    child.stdout.on('data', (b: Buffer) => (stdout += b));
+    child.stderr.on('data', (b: Buffer) => {
+      stderr += b;
+      // Once, after four polls (a second signal ends the process, as it should).
+      if (!sent && stderr.split('\n').length > 4) {
+        sent = true;
+        child.kill(signal);
+      }
+    });
+    const t0 = Date.now();
+    const code = await new Promise<number | null>((done) => child.on('close', done));
+    expect(code, stderr).toBe(0);
+    expect(Date.now() - t0).toBeLessThan(30_000);
+    const doc = JSON.parse(stdout);
+    expect(doc.command).toBe('watch');
+    expect(doc.trend.points.length).toBeGreaterThanOrEqual(4);
   });
 
   it('exit 2 when the endpoint cannot be reached', async () => {

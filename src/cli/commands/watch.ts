@@ -1,6 +1,6 @@
 /**
  * `leakscope watch URL`: poll a live `/debug/pprof/goroutine` endpoint every `--every` for `--for`
- * (or until Ctrl-C), print each count on stderr as it arrives, and end with the trend report.
+ * (or until Ctrl-C or SIGTERM), print each count on stderr as it arrives, and end with the trend report.
  * http(s) only, with the readers' timeouts and size cap. The first poll must succeed (exit 2 if not);
  * later failures are warnings and the watch goes on.
  */
@@ -25,7 +25,7 @@ export function watchCommand(): Command {
     .description('poll a live /debug/pprof/goroutine endpoint, show counts as they arrive, end with the trend verdict')
     .argument('<url>', 'http(s) URL, e.g. http://localhost:6060/debug/pprof/goroutine?debug=2')
     .addOption(new Option('--every <duration>', 'time between polls (10s, 1m, …)').argParser(duration).default(10_000, '10s'))
-    .addOption(new Option('--for <duration>', 'how long to watch (5m, 1h, …); Ctrl-C stops early').argParser(duration).default(300_000, '5m'))
+    .addOption(new Option('--for <duration>', 'how long to watch (5m, 1h, …); Ctrl-C or SIGTERM stops early').argParser(duration).default(300_000, '5m'))
     .option('--timeout <duration>', 'give up on one poll after this long (default 10s)', duration)
     .option('--alpha <p>', 'significance level of the growth test (default 0.05)', probability);
   addReportOptions(cmd);
@@ -38,11 +38,14 @@ export function watchCommand(): Command {
     const samples: { analysis: Analysis; time: number; dump: Dump }[] = [];
     let stopped = false;
     let wake: (() => void) | undefined;
-    const onSigint = () => {
+    // Ctrl-C, or SIGTERM (`timeout 10m leakscope watch …`, a CI job or pod stopped): the polls so far
+    // are judged and reported. A second one ends the process as the signal does.
+    const onStop = () => {
       stopped = true;
       wake?.();
     };
-    process.once('SIGINT', onSigint);
+    process.once('SIGINT', onStop);
+    process.once('SIGTERM', onStop);
     const start = Date.now();
     try {
       for (let k = 0; !stopped; k++) {
@@ -75,7 +78,8 @@ export function watchCommand(): Command {
         });
       }
     } finally {
-      process.removeListener('SIGINT', onSigint);
+      process.removeListener('SIGINT', onStop);
+      process.removeListener('SIGTERM', onStop);
     }
     const t = trend(samples.map(({ analysis, time }) => ({ analysis, time })), flags.alpha !== undefined ? { alpha: flags.alpha } : {});
     const last = samples[samples.length - 1];
