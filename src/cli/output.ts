@@ -73,11 +73,13 @@ export async function writeOutputPieces(
     if (failure) throw failure;
     return;
   }
-  const target = resolve(output);
   // A device, FIFO or socket (`-o /dev/null`, `-o /dev/stdout`, a named pipe) is written to: a
   // temporary file renamed over it would replace it (as root, /dev/null became a regular file).
-  const st = statOrUndefined(target);
+  const st = statOrUndefined(resolve(output));
   if (st !== undefined && !st.isFile()) return writeInPlace(produce, output);
+  // Through a symbolic link to the file it names, as `>` writes (`-o latest.html` → reports/…): the
+  // rename went over the link itself, which became a file and left its target with the old report.
+  const target = st !== undefined ? real(output) : resolve(output);
   const { randomBytes } = await import('node:crypto');
   const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   let fd = openOutput(tmp, 'wx', output);

@@ -4,7 +4,7 @@
  * temporary), a good run writes the report whole; input errors are one line with exit code 2.
  */
 import { spawnSync } from 'node:child_process';
-import { closeSync, copyFileSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -57,6 +57,20 @@ describe.runIf(HAVE)('leakscope --output', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(readFileSync(out, 'utf8').length).toBeGreaterThan(0);
     expect(readdirSync(tmp).filter((f) => f.includes('.tmp'))).toEqual([]);
+  });
+
+  it('writes through a symbolic link to the file it names, leaving the link a link', () => {
+    const dir = join(tmp, 'reports');
+    mkdirSync(dir, { recursive: true });
+    const real = join(dir, 'report-1.txt');
+    writeFileSync(real, 'previous report\n');
+    const link = join(tmp, 'latest.txt');
+    symlinkSync(real, link);
+    const r = run('inspect', input, '--output', link);
+    expect(r.status, r.stderr).toBe(0);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readFileSync(real, 'utf8')).toMatch(/goroutine/i);
+    expect(readdirSync(dir).filter((f) => f.includes('.tmp'))).toEqual([]);
   });
 
   it.each([
