@@ -47,20 +47,18 @@ export async function openSource(spec: string, opts: SourceOptions = {}): Promis
     throw new InputError(spec, 'unreadable', `cannot read (${code ?? String(e)})`);
   }
   if (st.isDirectory()) throw new InputError(spec, 'unreadable', 'is a directory, not a dump file');
-  const chunks = st.isFile() && st.size > 0 && st.size <= SMALL_FILE ? wholeFile(spec) : readFileChunks(spec, undefined, undefined, true);
+  const chunks = st.isFile() && st.size > 0 && st.size <= READ_BYTES ? wholeFile(spec) : readFileChunks(spec, undefined, undefined, true);
   return { name: spec, chunks, mtime: st.mtime };
 }
 
 /**
- * Regular files of at most one read's size (READ_BYTES: they were one chunk already) are read in one
- * call. Each asynchronous step of reading a file (stat, open, its stat, a read, close) waits a turn of
- * libuv's thread pool: a series of hundreds of snapshots of a few hundred KB left the reading thread
- * idle a quarter of a `trend`. Larger files are read ahead in chunks (`readFileChunks`), and so are
- * files that say they are empty (procfs).
+ * The file's bytes, read whole when first asked for: one chunk, none when it is empty by then. For
+ * regular files of at most one read's size (READ_BYTES: they were one chunk already). Each
+ * asynchronous step of reading a file (stat, open, its stat, a read, close) waits a turn of libuv's
+ * thread pool: a series of hundreds of snapshots of a few hundred KB left the reading thread idle a
+ * quarter of a `trend`. Larger files are read ahead in chunks (`readFileChunks`), and so are files
+ * that say they are empty (procfs).
  */
-const SMALL_FILE = 1 << 20;
-
-/** The file's bytes, read whole when first asked for: one chunk, none when it is empty by then. */
 async function* wholeFile(path: string): AsyncIterable<Uint8Array> {
   let b: Buffer;
   try {
