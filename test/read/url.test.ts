@@ -9,15 +9,15 @@
  * Every failure is one InputError whose message is one line and starts with the URL.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InputError, readDump, type ReadOptions } from '../../src/read/index.js';
-import { REPO } from '../helpers/paths.js';
+import { REPO, SAMPLES } from '../helpers/paths.js';
 
 const CI = !!process.env.CI && process.env.CI !== 'false' && process.env.CI !== '0';
 const HAVE_GO = spawnSync('go', ['version'], { encoding: 'utf8' }).status === 0;
@@ -25,6 +25,7 @@ if (!HAVE_GO && CI) throw new Error('`go` is not on PATH: under CI the URL tests
 if (!HAVE_GO) console.log('[url.test] `go` not found: skipping the tests against a real Go net/http/pprof server');
 
 const DUMP = 'goroutine 1 [chan receive]:\nmain.main()\n\t/src/main.go:9 +0x1d\n\ngoroutine 2 [select]:\nmain.loop()\n\t/src/main.go:20 +0x5\ncreated by main.main\n\t/src/main.go:8 +0x2a\n\n';
+const CADDY = gunzipSync(readFileSync(join(SAMPLES, 'servers', 'caddy', 'dumps', 'h2-stalled-50.debug2.txt.gz')));
 const LOGIN = '<!DOCTYPE html>\n<html><head><title>Sign in</title></head><body><form method="post" action="/login"><input name="user"></form></body></html>\n';
 
 async function failure(url: string, opts: ReadOptions = {}): Promise<InputError> {
@@ -68,6 +69,16 @@ describe('a misbehaving HTTP server on 127.0.0.1', () => {
           res.writeHead(200, { 'content-type': 'text/plain' });
           res.flushHeaders(); // and no byte of the body
           return;
+        case '/ok-caddy':
+          res.writeHead(200, { 'content-type': 'text/plain' }).end(CADDY);
+          return;
+        case '/cut-real': {
+          // A real dump (the Debian caddy server, 50 HTTP/2 streams stalled by clients that stopped
+          // reading), its connection broken after 60% of the body.
+          res.writeHead(200, { 'content-type': 'text/plain', 'content-length': String(CADDY.length) });
+          res.write(CADDY.subarray(0, Math.floor(CADDY.length * 0.6)), () => setTimeout(() => res.socket?.destroy(), 50));
+          return;
+        }
         case '/cut-encoded': {
           // Content-Encoding gzip: its content-length counts the compressed bytes, not the dump's.
           const gz = gzipSync(DUMP.repeat(50));
@@ -187,6 +198,18 @@ describe('a misbehaving HTTP server on 127.0.0.1', () => {
     const cut = d.warnings.find((w) => w.code === 'input-cut');
     const shown = DUMP.indexOf('\n\n') + 30;
     expect(cut?.message).toBe(`the download stopped after ${shown} of ${DUMP.length} bytes (the connection closed): what came is read, counts are lower bounds`);
+  });
+
+  it('a real dump whose download breaks off gives the goroutines that came, flagged as cut', async () => {
+    const whole = await readDump(base + '/ok-caddy');
+    const d = await readDump(base + '/cut-real');
+    const s = d.snapshots[0];
+    expect(s.truncated).toBe(true);
+    expect(s.total).toBeGreaterThan(0);
+    expect(s.total).toBeLessThan(whole.snapshots[0].total);
+    expect(d.warnings.find((w) => w.code === 'input-cut')?.message).toBe(
+      `the download stopped after ${Math.floor(CADDY.length * 0.6)} of ${CADDY.length} bytes (the connection closed): what came is read, counts are lower bounds`,
+    );
   });
 
   it('a gzip-encoded body that breaks off says the bytes read, not the encoded length', async () => {
