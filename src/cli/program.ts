@@ -14,7 +14,7 @@ import { trendCommand } from './commands/trend.js';
 import { watchCommand } from './commands/watch.js';
 import { isConfigError } from '../rules/config-error.js';
 import { toolVersion } from './emit.js';
-import { EXIT_BUG, EXIT_OK, EXIT_USAGE, isUsageError } from './exit-codes.js';
+import { EXIT_BUG, EXIT_OK, EXIT_USAGE, isUsageError, StoppedBySignal } from './exit-codes.js';
 import { takeStdoutFailure, watchStdio } from './output.js';
 
 /** Messages may carry a file name with a newline in it: keep every error to one line. */
@@ -57,6 +57,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (isInputError(e) || isUsageError(e)) {
       process.stderr.write(`leakscope: ${oneLine(e.message)}\n`);
       return EXIT_USAGE;
+    }
+    if (e instanceof StoppedBySignal) {
+      process.stderr.write(`leakscope: ${oneLine(e.message)}\n`);
+      return e.exitCode;
     }
     if (isConfigError(e)) {
       for (const line of e.message.split('\n')) process.stderr.write(`leakscope: ${line}\n`);

@@ -180,11 +180,14 @@ export function partWorkers(input: string, script: URL, opts: ReadOptions, n: nu
   return { runners, close: async () => void (await Promise.all(workers.map((w) => w.terminate()))) };
 }
 
-/** Options without functions and streams (they cannot be cloned; the worker never reads stdin). */
+/**
+ * Options without functions, streams and the signal (they cannot be cloned; the worker never reads
+ * stdin, and reads only files, which a signal does not stop).
+ */
 function cloneableOptions(opts: ParallelOptions): ReadOptions {
   const o: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(opts)) {
-    if (typeof v === 'function' || k === 'stdin' || k === 'maxWorkers' || k === 'workerScript' || k === 'minWorkerBytes' || k === 'minChunkedBytes' || v === undefined) continue;
+    if (typeof v === 'function' || k === 'stdin' || k === 'signal' || k === 'maxWorkers' || k === 'workerScript' || k === 'minWorkerBytes' || k === 'minChunkedBytes' || v === undefined) continue;
     o[k] = v;
   }
   return o as ReadOptions;

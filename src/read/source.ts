@@ -17,6 +17,12 @@ export interface SourceOptions {
   maxRedirects?: number;
   /** Stream to read for `-` (default process.stdin). */
   stdin?: NodeJS.ReadableStream;
+  /**
+   * Stops a download (a URL's request or body) when aborted: the read rejects with the signal's
+   * reason, at once, not after a timeout (`watch` stopped by Ctrl-C mid-poll). Nothing is read as cut.
+   * Files and stdin are read to their end (they do not wait on a network).
+   */
+  signal?: AbortSignal;
 }
 
 export interface OpenedSource {
@@ -255,19 +261,25 @@ async function openUrl(spec: string, opts: SourceOptions): Promise<OpenedSource>
     ? `Basic ${Buffer.from(`${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`).toString('base64')}`
     : undefined;
   const origin = parsed.origin;
+  const stop = opts.signal;
   let current = url;
   for (let hop = 0; ; hop++) {
+    stop?.throwIfAborted();
     const ctl = new AbortController();
     const timer = setTimeout(() => ctl.abort(), opts.connectTimeoutMs ?? 10_000);
+    const stopped = (): void => ctl.abort();
+    stop?.addEventListener('abort', stopped);
     let res: Response;
     try {
       const headers: Record<string, string> = { accept: '*/*' };
       if (auth && new URL(current).origin === origin) headers.authorization = auth;
       res = await fetch(current, { redirect: 'manual', signal: ctl.signal, headers });
     } catch (e) {
+      stop?.throwIfAborted();
       throw new InputError(url, 'network', describeFetchError(e, ctl.signal.aborted));
     } finally {
       clearTimeout(timer);
+      stop?.removeEventListener('abort', stopped);
     }
     if (res.status >= 300 && res.status < 400 && res.headers.get('location')) {
       await res.body?.cancel();
@@ -308,18 +320,24 @@ async function* limitedBody(url: string, res: Response, opts: SourceOptions, onC
   const readTimeout = opts.readTimeoutMs ?? 30_000;
   if (!res.body) return;
   const reader = res.body.getReader();
+  const stop = opts.signal;
   let total = 0;
   try {
     for (;;) {
       let timer: NodeJS.Timeout | undefined;
+      let stopped: (() => void) | undefined;
       const silent = `no data for ${readTimeout} ms while reading the response`;
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new InputError(url, 'network', silent)), readTimeout);
+        if (stop) stop.addEventListener('abort', (stopped = () => reject(stop.reason)));
       });
       let r: Awaited<ReturnType<typeof reader.read>>;
       try {
+        stop?.throwIfAborted();
         r = await Promise.race([reader.read(), timeout]);
       } catch (e) {
+        // Stopped by the caller: its reason, not a cut download.
+        stop?.throwIfAborted();
         const why = e instanceof InputError ? silent : describeFetchError(e, false);
         if (total > 0) {
           onCut(`the download stopped after ${total}${expectedOf(res)} bytes (${why})`);
@@ -328,6 +346,7 @@ async function* limitedBody(url: string, res: Response, opts: SourceOptions, onC
         throw e instanceof InputError ? e : new InputError(url, 'network', why);
       } finally {
         clearTimeout(timer);
+        if (stopped) stop!.removeEventListener('abort', stopped);
       }
       if (r.done) return;
       total += r.value.byteLength;

@@ -119,6 +119,106 @@ describe('watch against a replayed series', () => {
     expect(doc.trend.points.length).toBeGreaterThanOrEqual(4);
   });
 
+  /**
+   * A server replaying the leak series whose answer `stallAt` (0-based) sends part of its body, then
+   * nothing; `stalled` resolves once it has.
+   */
+  async function stalling(stallAt: number, name: string): Promise<{ url: string; stalled: Promise<void> }> {
+    const files = leakSeries(join(mkdtempSync(join(tmpdir(), 'leakscope-watch-')), name));
+    let i = 0;
+    let hung: () => void = () => {};
+    const stalled = new Promise<void>((r) => (hung = r));
+    const server = createServer((_, res) => {
+      const k = i++;
+      const body = readFileSync(files[Math.min(k, files.length - 1)]);
+      if (k !== stallAt) return void res.writeHead(200, { 'content-type': 'text/plain' }).end(body);
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': String(body.length) });
+      res.write(body.subarray(0, body.length >> 1), () => setTimeout(hung, 100));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    servers.push(server);
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/debug/pprof/goroutine?debug=1`, stalled };
+  }
+
+  /** Runs watch on `url` and sends `signal` once the poll hangs; resolves when the watch ends. */
+  async function stopWhile(url: string, stalled: Promise<void>, signal: NodeJS.Signals) {
+    // The poll timeout (10 s, its default) is far longer than the test waits after the signal.
+    const child = spawn(process.execPath, [BIN, 'watch', url, '--every', '100ms', '--for', '60s', '-f', 'json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (b: Buffer) => (stdout += b));
+    child.stderr.on('data', (b: Buffer) => (stderr += b));
+    const ended = new Promise<number | null>((done) => child.on('close', done));
+    await stalled;
+    const sentAt = Date.now();
+    child.kill(signal);
+    const code = await ended;
+    return { code, stdout, stderr, afterSignalMs: Date.now() - sentAt };
+  }
+
+  it('Ctrl-C while a poll hangs stops it at once and reports on the polls before', async () => {
+    const { url, stalled } = await stalling(4, 'stall');
+    const r = await stopWhile(url, stalled, 'SIGINT');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.afterSignalMs, 'not after the poll timeout').toBeLessThan(5000);
+    expect(r.stderr).toMatch(/poll 5 stopped by SIGINT before it answered: left out of the series/);
+    expect(r.stderr).not.toMatch(/poll 5 failed/);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.trend.points).toHaveLength(4);
+  });
+
+  it('SIGTERM while the first poll hangs ends the watch at once: nothing to report, exit 143', async () => {
+    const { url, stalled } = await stalling(0, 'stall-first');
+    const r = await stopWhile(url, stalled, 'SIGTERM');
+    expect(r.code, r.stderr).toBe(143);
+    expect(r.afterSignalMs).toBeLessThan(5000);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`leakscope: ${url}: stopped by SIGTERM before the first poll answered: nothing to report\n`);
+  });
+
+  /** A server replaying the leak series whose answer `slowAt` (0-based) trickles a line every 100 ms (20 s in all). */
+  async function trickling(slowAt: number, name: string): Promise<string> {
+    const files = leakSeries(join(mkdtempSync(join(tmpdir(), 'leakscope-watch-')), name));
+    let i = 0;
+    const server = createServer((_, res) => {
+      const k = i++;
+      const body = readFileSync(files[Math.min(k, files.length - 1)]);
+      if (k !== slowAt) return void res.writeHead(200, { 'content-type': 'text/plain' }).end(body);
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      const lines = body.toString('latin1').split('\n');
+      let n = 0;
+      const timer = setInterval(() => {
+        if (res.destroyed || n >= 200) return void (clearInterval(timer), res.end());
+        res.write(lines[n++ % lines.length] + '\n');
+      }, 100);
+      res.on('close', () => clearInterval(timer));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    servers.push(server);
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}/debug/pprof/goroutine?debug=1`;
+  }
+
+  it('--timeout gives up on a poll that trickles past it, though it never goes silent', async () => {
+    const url = await trickling(2, 'trickle');
+    const t0 = Date.now();
+    const r = await run(['watch', url, '--every', '100ms', '--for', '1s', '--timeout', '700ms', '-f', 'json']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(Date.now() - t0).toBeLessThan(8000);
+    expect(r.stderr).toMatch(/poll 3 failed: .*: no whole answer within 700 ms \(--timeout\)$/m);
+    expect(JSON.parse(r.stdout).trend.points.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('--timeout on the first poll is its error, exit 2', async () => {
+    const url = await trickling(0, 'trickle-first');
+    const t0 = Date.now();
+    const r = await run(['watch', url, '--every', '100ms', '--for', '1s', '--timeout', '1s']);
+    expect(r.status).toBe(2);
+    expect(Date.now() - t0).toBeLessThan(8000);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`leakscope: ${url}: no whole answer within 1 s (--timeout)\n`);
+  });
+
   it('exit 2 when the endpoint cannot be reached', async () => {
     const { server, url } = await replay([]);
     await new Promise<void>((r) => server.close(() => r()));

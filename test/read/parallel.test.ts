@@ -132,6 +132,14 @@ describe('readDumps', () => {
     expect(await readDumps([f], { workerScript: bogus, maxWorkers: 2, minChunkedBytes: 0 })).toEqual([await readDump(f)]);
   });
 
+  it('a signal in the options does not stop files going to workers or read in parts (it cannot be sent to a thread)', async () => {
+    const signal = new AbortController().signal;
+    const files = inputs().slice(0, 3);
+    expect(await readDumps(files, { maxWorkers: 2, workerScript: script, minWorkerBytes: 0, signal })).toEqual(await Promise.all(files.map((f) => readDump(f))));
+    const f = join(repo, 'samples', 'apiproxy-leak', 'goroutine.debug2.txt');
+    expect(await readDumps([f], { workerScript: script, maxWorkers: 3, minChunkedBytes: 0, signal })).toEqual([await readDump(f)]);
+  });
+
   it('reports the bytes read over all inputs', async () => {
     // Progress comes per chunk after the first (1 MiB): inputs of a few MB.
     const big = join(out, 'big.debug2.txt');

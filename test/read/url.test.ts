@@ -229,6 +229,43 @@ describe('a misbehaving HTTP server on 127.0.0.1', () => {
     );
   });
 
+  it.each(['/stall', '/stall-silent', '/slow-headers'])('a download of %s is stopped by the caller\'s signal, at once, with its reason', async (path) => {
+    const ctl = new AbortController();
+    const stop = setTimeout(() => ctl.abort(), 200);
+    const t0 = Date.now();
+    const e = await readDump(base + path, { signal: ctl.signal }).then(
+      () => new Error('expected the read to be stopped'),
+      (x: unknown) => x,
+    );
+    clearTimeout(stop);
+    // The timeouts (10 s for headers, 30 s of silence) are not waited for; nothing is read as cut.
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(e).toBe(ctl.signal.reason);
+    expect((e as Error).name).toBe('AbortError');
+  });
+
+  it('a signal aborted before the read stops it before any request, with the reason given', async () => {
+    const ctl = new AbortController();
+    const why = new Error('shutting down');
+    ctl.abort(why);
+    let asked = 0;
+    const s = createServer((_, res) => {
+      asked++;
+      res.end(DUMP);
+    });
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(s.address() as AddressInfo).port}/`;
+    await expect(readDump(url, { signal: ctl.signal })).rejects.toBe(why);
+    await new Promise((r) => s.close(r));
+    expect(asked).toBe(0);
+  });
+
+  it('a signal never aborted changes nothing', async () => {
+    const d = await readDump(base + '/ok-caddy', { signal: new AbortController().signal });
+    expect(d.snapshots[0].total).toBe((await readDump(base + '/ok-caddy')).snapshots[0].total);
+    expect(d.warnings.some((w) => w.code === 'input-cut')).toBe(false);
+  });
+
   it('a refused port', async () => {
     const s = createServer();
     await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));

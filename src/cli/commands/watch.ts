@@ -7,9 +7,10 @@
 import { Command, Option } from 'commander';
 import type { Analysis } from '../../analyze/types.js';
 import type { Dump } from '../../model/dump.js';
+import { InputError } from '../../read/errors.js';
 import { fmtDelta, fmtInt, shortSite, siteOf, waitLabel } from '../../report/text.js';
 import { emit } from '../emit.js';
-import { UsageError } from '../exit-codes.js';
+import { StoppedBySignal, UsageError } from '../exit-codes.js';
 import { checkOutput, note, warn } from '../output.js';
 import { addReadOptions, addReportOptions, duration, probability, readOptionsOf, type ReadFlags, type ReportFlags } from '../options.js';
 
@@ -26,7 +27,7 @@ export function watchCommand(): Command {
     .argument('<url>', 'http(s) URL, e.g. http://localhost:6060/debug/pprof/goroutine?debug=2')
     .addOption(new Option('--every <duration>', 'time between polls (10s, 1m, …)').argParser(duration).default(10_000, '10s'))
     .addOption(new Option('--for <duration>', 'how long to watch (5m, 1h, …); Ctrl-C or SIGTERM stops early').argParser(duration).default(300_000, '5m'))
-    .option('--timeout <duration>', 'give up on one poll after this long (default 10s)', duration)
+    .option('--timeout <duration>', 'give up on one poll after this long, from the request to the end of its answer (default: none, but 10s to connect and 30s without a byte)', duration)
     .option('--alpha <p>', 'significance level of the growth test (default 0.05)', probability);
   addReportOptions(cmd);
   addReadOptions(cmd, { timeout: false });
@@ -36,12 +37,15 @@ export function watchCommand(): Command {
     checkOutput(flags.output, []);
     const s = setup({ level: flags.level });
     const samples: { analysis: Analysis; time: number; dump: Dump }[] = [];
-    let stopped = false;
+    let stopped: 'SIGINT' | 'SIGTERM' | undefined;
     let wake: (() => void) | undefined;
-    // Ctrl-C, or SIGTERM (`timeout 10m leakscope watch …`, a CI job or pod stopped): the polls so far
-    // are judged and reported. A second one ends the process as the signal does.
-    const onStop = () => {
-      stopped = true;
+    // Ctrl-C, or SIGTERM (`timeout 10m leakscope watch …`, a CI job or pod stopped): a poll under way
+    // is stopped (a large dump can take its whole timeout to come), and the polls so far are judged
+    // and reported. A second signal ends the process as the signal does.
+    let polling: AbortController | undefined;
+    const onStop = (signal: 'SIGINT' | 'SIGTERM') => {
+      stopped = signal;
+      polling?.abort();
       wake?.();
     };
     process.once('SIGINT', onStop);
@@ -50,8 +54,11 @@ export function watchCommand(): Command {
     try {
       for (let k = 0; !stopped; k++) {
         const pollAt = Date.now();
+        // --timeout bounds the whole poll: a body that trickles in never goes silent for the read timeout.
+        const poll = (polling = new AbortController());
+        const deadline = flags.timeout === undefined ? undefined : setTimeout(() => poll.abort(), flags.timeout);
         try {
-          const dump = await readDump(url, readOptionsOf(flags));
+          const dump = await readDump(url, { ...readOptionsOf(flags), signal: poll.signal });
           const snap = dump.snapshots[0];
           if (!snap) throw new UsageError(`${url}: the response holds no goroutine profile`);
           // A download that broke off holds lower bounds of the counts: in the series it would read as
@@ -64,8 +71,16 @@ export function watchCommand(): Command {
           samples.push({ analysis, time: pollAt, dump });
           note(progressLine(pollAt - start, analysis, prev));
         } catch (e) {
-          if (samples.length === 0) throw e;
-          warn(`poll ${k + 1} failed: ${(e as Error).message}`);
+          if (stopped) {
+            if (samples.length === 0) throw new StoppedBySignal(`${url}: stopped by ${stopped} before the first poll answered: nothing to report`, stopped);
+            note(`poll ${k + 1} stopped by ${stopped} before it answered: left out of the series`);
+            break;
+          }
+          const failure = poll.signal.aborted ? new InputError(url, 'network', `no whole answer within ${msText(flags.timeout!)} (--timeout)`) : e;
+          if (samples.length === 0) throw failure;
+          warn(`poll ${k + 1} failed: ${(failure as Error).message}`);
+        } finally {
+          clearTimeout(deadline);
         }
         const next = start + (k + 1) * flags.every;
         if (next - start > flags.for || stopped) break;
@@ -86,6 +101,11 @@ export function watchCommand(): Command {
     const findings = [...escalateGrowth(findingsFor([{ dump: last.dump, analyses: [last.analysis] }], s), samples.map((x) => x.analysis)), ...trendFindings(t)];
     await emit({ command: 'watch', analyses: samples.map((x) => x.analysis), findings, trend: t }, flags);
   });
+}
+
+/** 700 → `700 ms`, 10000 → `10 s`. */
+function msText(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }
 
 function progressLine(elapsedMs: number, a: Analysis, prev: number | undefined): string {
