@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Regenerates the chat-hub dumps: main.go on Debian's gorilla/websocket 1.5.0
+# (golang-github-gorilla-websocket-dev 1.5.0-2) built in GOPATH mode with Go 1.19.8 (golang-1.19),
+# everything on 127.0.0.1, bounded (the server and the clients stop themselves after 3 minutes; this
+# script kills what it started on exit).
+#
+#   run a: 4 client processes x 10 connections = 40 members, each sending 8 KiB twice a second, every
+#     member reading all it is sent. healthy dumps (debug=0/1/2); then one client process is stopped
+#     (SIGSTOP): its 10 connections stop reading, the server's writes to them fill their sockets, then
+#     their queues, and the room's loop blocks on one of them: stalled dumps (debug=0/1/2). A fifth
+#     client process then opens 5 connections, whose handlers wait to join the room: joining dumps
+#     (debug=1/2), and the server is dumped by SIGQUIT.
+#   run b: the same 40 members, all reading: SIGQUIT of the server.
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+OUT="$HERE/dumps"
+source "$HERE/../lib/common.sh"
+mkdir -p "$OUT"
+(cd "$HERE" && GO111MODULE=off GOPATH="$WORK/gp:/usr/share/gocode" go build -o "$WORK/chat-hub" main.go)
+
+SRV=127.0.0.1:7601 DBG=http://127.0.0.1:7600
+members() { curl -sf "$DBG/stats" | awk '{print $2}'; }
+wait_members() { for _ in $(seq 1 100); do [ "$(members)" = "$1" ] && return 0; sleep 0.2; done; echo "no $1 members" >&2; exit 1; }
+# stalled: the room's loop is parked sending (debug=2 shows `main.(*hub).run` under `chan send`)
+wait_stalled() {
+	for _ in $(seq 1 150); do
+		curl -sf "$DBG/debug/pprof/goroutine?debug=2" | grep -A3 '^goroutine .*\[chan send' | grep -q 'main.(\*hub).run' && return 0
+		sleep 0.2
+	done
+	echo "the room did not stall" >&2; exit 1
+}
+
+start() { # start RUN: a server and 4 clients of 10 connections
+	"$WORK/chat-hub" server -addr $SRV -debug 127.0.0.1:7600 -for 3m 2>"$WORK/server-$1.log" &
+	SERVER=$!; PIDS+=("$SERVER")
+	wait_http "$DBG/stats"
+	CLIENTS=()
+	for _ in 0 1 2 3; do
+		"$WORK/chat-hub" client -addr $SRV -conns 10 -size 8192 -rate 2 -for 3m 2>>"$WORK/clients-$1.log" &
+		CLIENTS+=($!); PIDS+=($!)
+	done
+	wait_members 40
+	sleep 3
+}
+
+# Run a
+start a
+dump "$DBG" 1 "$OUT/healthy.debug1.txt"
+dump "$DBG" 0 "$OUT/healthy.debug0.pb.gz"
+dump "$DBG" 2 "$OUT/healthy.debug2.txt.gz"
+kill -STOP "${CLIENTS[0]}"
+wait_stalled
+sleep 2
+dump "$DBG" 1 "$OUT/stalled.debug1.txt"
+dump "$DBG" 0 "$OUT/stalled.debug0.pb.gz"
+dump "$DBG" 2 "$OUT/stalled.debug2.txt.gz"
+"$WORK/chat-hub" client -addr $SRV -conns 5 -size 8192 -rate 2 -for 3m 2>>"$WORK/clients-a.log" & PIDS+=($!)
+sleep 3
+dump "$DBG" 1 "$OUT/joining.debug1.txt"
+dump "$DBG" 2 "$OUT/joining.debug2.txt.gz"
+sigdump "$SERVER" QUIT "$WORK/server-a.log" "$OUT/joining.sigquit.txt.gz"
+for p in "${CLIENTS[@]}"; do kill -CONT "$p"; kill "$p"; done
+sleep 1
+
+# Run b
+start b
+sigdump "$SERVER" QUIT "$WORK/server-b.log" "$OUT/healthy.sigquit.txt.gz"
+for p in "${CLIENTS[@]}"; do kill "$p" 2>/dev/null || true; done
+ls -la "$OUT"
