@@ -148,6 +148,7 @@ export function render(template: string, vars: Readonly<Record<string, string>>)
   return template
     .replace(/\{([A-Za-z][A-Za-z0-9]*)\}/g, (m, k: string) => (k in vars ? vars[k] : m))
     .replace(/(^|[^\d,.])1 goroutines\b/g, '$11 goroutine')
+    .replace(/(^|[^\d,.])1 goroutine wait\b/g, '$11 goroutine waits')
     .trim();
 }
 

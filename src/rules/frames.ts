@@ -154,13 +154,21 @@ const ENTRY_WRAPPER = /^runtime\/pprof\.Do$|^golang\.org\/x\/sync\/errgroup\.|^s
 export function siteAtEntry(g: AnalyzedGroup): boolean {
   const site = g.blockingSite;
   const entry = userEntry(g);
-  if (!site || !entry || site.origin !== 'user') return false;
+  if (!site || !entry || site.origin !== 'user' || !startedByGo(g, entry)) return false;
+  if (site.index === entry.index) return true;
+  return entry.index === site.index + 1 && isClosure(entry.func);
+}
+
+/**
+ * Nothing but the runtime and goroutine-starting helpers (`pprof.Do`, errgroup) below `entry`, the
+ * group's outermost user frame: a `go` statement started it, no library calls it back.
+ */
+export function startedByGo(g: AnalyzedGroup, entry: SiteFrame): boolean {
   for (let i = entry.index + 1; i < g.frames.length; i++) {
     const f = g.frames[i];
     if (f.origin !== 'runtime' && !ENTRY_WRAPPER.test(f.func)) return false;
   }
-  if (site.index === entry.index) return true;
-  return entry.index === site.index + 1 && isClosure(entry.func);
+  return true;
 }
 
 /**

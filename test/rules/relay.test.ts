@@ -1,0 +1,82 @@
+/**
+ * core/stalled-relay and the busy receiver of core/blocked-send, on the real chat-hub and log-tail
+ * dumps (samples/servers/; what each dump holds: test/rules/servers.test.ts), changed one fact at a
+ * time: without a consumer parked outside its receive nothing shows that the loop waits on one, and
+ * the senders are a send nobody receives again; a busy loop excuses a few short waits of a live
+ * process only.
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { analyze, readDump, runRules } from '../../src/index.js';
+import type { Analysis, AnalyzedGroup } from '../../src/analyze/types.js';
+import type { Finding } from '../../src/rules/types.js';
+import { SAMPLES } from '../helpers/paths.js';
+
+const SERVERS = join(SAMPLES, 'servers');
+
+async function analysisOf(rel: string): Promise<Analysis> {
+  const dump = await readDump(join(SERVERS, rel));
+  return analyze(dump.snapshots[0]);
+}
+
+/** `a` with its groups changed (the rules cache per analysis object: a new one is judged afresh). */
+function withGroups(a: Analysis, groups: AnalyzedGroup[]): Analysis {
+  return { ...a, groups, waits: undefined };
+}
+
+const at = (f: Finding) => `${f.location?.func}:${f.location?.line}`;
+const summary = (fs: Finding[]) => fs.map((f) => `${f.severity} ${f.ruleId} ${f.title}`).join('\n');
+
+describe('core/stalled-relay', () => {
+  it.each([
+    ['chat-hub/dumps/stalled.debug2.txt.gz', 'main.(*client).writePump', 'main.(*client).readPump:80'],
+    ['log-tail/dumps/stalled.sigquit.txt.gz', 'main.(*follower).pump', 'main.(*broker).publish:95'],
+  ])('%s: without the consumer parked outside its receive, no relay is claimed and the senders are a blocked send again', async (rel, consumer, senders) => {
+    const a = await analysisOf(rel);
+    expect(runRules(a).some((f) => f.ruleId === 'core/stalled-relay')).toBe(true);
+    const stuck = (g: AnalyzedGroup) => g.waitKind === 'io' && g.blockingSite?.func === consumer;
+    expect(a.groups.some(stuck)).toBe(true);
+    const fs = runRules(withGroups(a, a.groups.filter((g) => !stuck(g))));
+    expect(fs.some((f) => f.ruleId === 'core/stalled-relay'), summary(fs)).toBe(false);
+    const send = fs.find((f) => at(f) === senders);
+    expect(send, summary(fs)).toMatchObject({ ruleId: 'core/blocked-send' });
+    expect(send!.severity).not.toBe('info');
+  });
+
+  it('the relay must be a loop of few goroutines: the same stall with the loop counted 3 times claims nothing', async () => {
+    const a = await analysisOf('chat-hub/dumps/stalled.debug2.txt.gz');
+    const groups = a.groups.map((g) => (g.blockingSite?.func === 'main.(*hub).run' ? { ...g, count: 3 } : g));
+    expect(runRules(withGroups(a, groups)).some((f) => f.ruleId === 'core/stalled-relay')).toBe(false);
+  });
+});
+
+describe('core/blocked-send beside a busy loop', () => {
+  const SENDERS = 'main.(*client).readPump:80';
+
+  it('a few short waits beside the room\'s loop delivering are info, with the loop named', async () => {
+    const a = await analysisOf('chat-hub/dumps/healthy.sigquit.txt.gz');
+    const f = runRules(a).find((x) => at(x) === SENDERS);
+    expect(f).toMatchObject({ ruleId: 'core/blocked-send', severity: 'info', title: '2 goroutines wait to send at main.go:80' });
+    expect(f!.evidence.facts).toContain(
+      'main.(*hub).run, a loop of the same code (1 goroutine), is runnable at main.go:57: a receiver busy delivering, so nobody-receives is not claimed from one snapshot',
+    );
+  });
+
+  it('not in a dump of a failure (a test timeout): nothing delivers any more', async () => {
+    const a = await analysisOf('chat-hub/dumps/healthy.sigquit.txt.gz');
+    const failed = { ...a, snapshot: { ...a.snapshot, context: { kind: 'test-timeout' as const, summary: 'a go test timeout' } } };
+    expect(runRules(failed).find((x) => at(x) === SENDERS)?.severity).toBe('warning');
+  });
+
+  it('not for senders parked a minute or more', async () => {
+    const a = await analysisOf('chat-hub/dumps/healthy.sigquit.txt.gz');
+    const groups = a.groups.map((g) => (`${g.blockingSite?.func}:${g.blockingSite?.line}` === SENDERS ? { ...g, wait: { min: 3, max: 4, stamped: 2 } } : g));
+    expect(runRules(withGroups(a, groups)).find((x) => at(x) === SENDERS)?.severity).toBe('warning');
+  });
+
+  it('not without a loop of the same package running', async () => {
+    const a = await analysisOf('chat-hub/dumps/healthy.sigquit.txt.gz');
+    const groups = a.groups.filter((g) => g.blockingSite?.func !== 'main.(*hub).run');
+    expect(runRules(withGroups(a, groups)).find((x) => at(x) === SENDERS)?.severity).toBe('warning');
+  });
+});
