@@ -80,3 +80,12 @@ describe('core/blocked-send beside a busy loop', () => {
     expect(runRules(withGroups(a, groups)).find((x) => at(x) === SENDERS)?.severity).toBe('warning');
   });
 });
+
+describe('the in-flight fact beside the room\'s idle writers', () => {
+  it('names what the busy goroutine shares with the loop (here only its package), in grammatical English', async () => {
+    const a = await analysisOf('chat-hub/dumps/healthy.sigquit.txt.gz');
+    const idle = runRules(a).find((x) => at(x) === 'main.(*client).writePump:85');
+    // It matched by package, not by the writers' receiver type (main.client): hub.run is no client method.
+    expect(idle?.evidence.facts).toContain('1 goroutine is busy in package main (main.(*hub).run): work of a request in flight in this snapshot; compare two dumps to tell a leak');
+  });
+});

@@ -39,6 +39,7 @@ export function ownerInUse(a: Analysis, g: AnalyzedGroup): { type: string; count
   if (!pkg) return undefined;
   let count = 0;
   let func = '';
+  let ofType = true;
   // (The census lists the groups of these kinds, in group order: asked once per candidate.)
   for (const h of census(a).busy) {
     if (h === g || !BUSY.has(h.waitKind) || h.blockingSite?.func === site.func || isProcessMain(h)) continue;
@@ -46,12 +47,14 @@ export function ownerInUse(a: Analysis, g: AnalyzedGroup): { type: string; count
     if (!f) continue;
     count += h.count;
     func ||= f.func;
+    ofType &&= !!type && receiverType(f.func) === type;
   }
-  return count ? { type: type ?? pkg, count, func } : undefined;
+  // Named by what they share with the loop: its receiver type, else only its package.
+  return count ? { type: ofType ? type! : `package ${pkg}`, count, func } : undefined;
 }
 
 export function inFlightFact(o: { type: string; count: number; func: string }): string {
-  return `${o.count} busy goroutine${o.count === 1 ? '' : 's'} are busy in ${o.type} (${o.func}): work of a request in flight in this snapshot; compare two dumps to tell a leak`;
+  return `${o.count} goroutine${o.count === 1 ? ' is' : 's are'} busy in ${o.type} (${o.func}): work of a request in flight in this snapshot; compare two dumps to tell a leak`;
 }
 
 /**
