@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates the chat-hub dumps: main.go on Debian's gorilla/websocket 1.5.0
-# (golang-github-gorilla-websocket-dev 1.5.0-2) built in GOPATH mode with Go 1.19.8 (golang-1.19),
+# (golang-github-gorilla-websocket-dev 1.5.0-2) built in GOPATH mode with Go 1.19.8 (golang-1.19; dumps/) and Go 1.23 (golang-1.23-go from bookworm-backports; dumps/go1.23/),
 # everything on 127.0.0.1, bounded (the server and the clients stop themselves after 3 minutes; this
 # script kills what it started on exit).
 #
@@ -13,10 +13,14 @@
 #   run b: the same 40 members, all reading: SIGQUIT of the server.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# ./regenerate.sh [GO]: with another Go (/usr/lib/go-1.23/bin/go), the dumps go to dumps/go<version>/.
+GO="${1:-go}"
+VERSION="$("$GO" env GOVERSION)"
 OUT="$HERE/dumps"
+[ "$VERSION" = go1.19.8 ] || OUT="$HERE/dumps/${VERSION%.*}"
 source "$HERE/../lib/common.sh"
 mkdir -p "$OUT"
-(cd "$HERE" && GO111MODULE=off GOPATH="$WORK/gp:/usr/share/gocode" go build -o "$WORK/chat-hub" main.go)
+(cd "$HERE" && GO111MODULE=off GOPATH="$WORK/gp:/usr/share/gocode" "$GO" build -o "$WORK/chat-hub" main.go)
 
 SRV=127.0.0.1:7601 DBG=http://127.0.0.1:7600
 members() { curl -sf "$DBG/stats" | awk '{print $2}'; }

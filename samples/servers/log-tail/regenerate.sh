@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates the log-tail dumps: main.go (standard library only) built with Go 1.19.8 (golang-1.19),
+# Regenerates the log-tail dumps: main.go (standard library only) built with Go 1.19.8 (golang-1.19; dumps/) and Go 1.23
+# (golang-1.23-go from bookworm-backports; dumps/go1.23/),
 # everything on 127.0.0.1, bounded (every process stops itself after 3 minutes; this script kills
 # what it started on exit).
 #
@@ -11,10 +12,14 @@
 #   run b: the same load, every follower reading: SIGQUIT of the server.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# ./regenerate.sh [GO]: with another Go (/usr/lib/go-1.23/bin/go), the dumps go to dumps/go<version>/.
+GO="${1:-go}"
+VERSION="$("$GO" env GOVERSION)"
 OUT="$HERE/dumps"
+[ "$VERSION" = go1.19.8 ] || OUT="$HERE/dumps/${VERSION%.*}"
 source "$HERE/../lib/common.sh"
 mkdir -p "$OUT"
-(cd "$HERE" && go build -o "$WORK/log-tail" main.go)
+(cd "$HERE" && GO111MODULE=off "$GO" build -o "$WORK/log-tail" main.go)
 
 DBG=http://127.0.0.1:7610
 stat() { curl -sf "$DBG/stats" | awk -v k="$1" '{for (i = 1; i < NF; i++) if ($i == k) print $(i + 1)}'; }
