@@ -21,7 +21,7 @@
 import { packageOfFunc } from '../../analyze/origin.js';
 import { peerWrites } from '../../analyze/peers.js';
 import type { Analysis, AnalyzedGroup, SiteFrame, WaitGraph } from '../../analyze/types.js';
-import { candidate, siteCount, type Detector } from '../candidate.js';
+import { candidate, siteCount, type Candidate, type Detector } from '../candidate.js';
 import { num, sameSite, shortFunc, siteText, stackFuncs, startedByGo, userEntry } from '../frames.js';
 
 /** Calls between a loop's entry and the site it is parked at (`loop` → `deliver` is one). */
@@ -49,27 +49,61 @@ function inOwnLoop(g: AnalyzedGroup): boolean {
 /** Kinds of dump taken of a live process (a profile, a signal dump): the moment is not a failure. */
 const LIVE = new Set([undefined, 'profile', 'signal']);
 
+/** More loops than this parked in one package are one-off goroutines, not a hub's loop and its peers. */
+const MAX_LOOPS_PER_PACKAGE = 4;
+
+/** What a loop is doing: parked in a plain send (a relay), or running (a receiver busy delivering). */
+type LoopState = 'sending' | 'busy';
+
+const STATE_KINDS: Record<LoopState, readonly string[]> = { sending: ['chan-send'], busy: ['running', 'runnable'] };
+
 /**
- * Loops of package `pkg` parked at `kinds` that run in at most `max` goroutines in all (counted by their
- * entry function, wherever parked): the relays, or busy receivers, of that package. A per-connection
- * loop (one writer per client) is many goroutines, most of them idle elsewhere.
+ * The loops in `state` of at most `max` goroutines in all (counted by their entry function, wherever
+ * parked), by package: the relays, or busy receivers, of each package. A per-connection loop (one
+ * writer per client) is many goroutines, most of them idle elsewhere; a package with more than
+ * MAX_LOOPS_PER_PACKAGE such loops holds one-off goroutines, not a hub's loop. One pass over the
+ * groups per analysis and state: rules ask per candidate, and a dump may hold 20,000 groups.
  */
-function loopsOf(a: Analysis, pkg: string | undefined, kinds: readonly string[], max: number): AnalyzedGroup[] {
-  const found = a.groups.filter((g) => g.count <= max && kinds.includes(g.waitKind) && (pkg === undefined || sitePackage(g) === pkg) && inOwnLoop(g));
-  if (!found.length) return found;
+function fewLoops(a: Analysis, state: LoopState, max: number): ReadonlyMap<string, AnalyzedGroup[]> {
+  let memo = loopMemo.get(a);
+  if (!memo) loopMemo.set(a, (memo = new Map()));
+  const key = `${state}/${max}`;
+  const known = memo.get(key);
+  if (known) return known;
+  const kinds = STATE_KINDS[state];
+  const found = a.groups.filter((g) => g.count <= max && kinds.includes(g.waitKind) && inOwnLoop(g));
   const entries = new Set(found.map((g) => userEntry(g)!.func));
   const running = new Map<string, number>();
-  for (const g of a.groups) {
-    const e = userEntry(g)?.func;
-    if (e !== undefined && entries.has(e)) running.set(e, (running.get(e) ?? 0) + g.count);
+  if (entries.size) {
+    for (const g of a.groups) {
+      const e = userEntry(g)?.func;
+      if (e !== undefined && entries.has(e)) running.set(e, (running.get(e) ?? 0) + g.count);
+    }
   }
-  return found.filter((g) => running.get(userEntry(g)!.func)! <= max);
+  const out = new Map<string, AnalyzedGroup[]>();
+  for (const g of found) {
+    if (running.get(userEntry(g)!.func)! > max) continue;
+    const pkg = sitePackage(g)!;
+    const l = out.get(pkg);
+    if (l) l.push(g);
+    else out.set(pkg, [g]);
+  }
+  for (const [pkg, loops] of out) if (loops.length > MAX_LOOPS_PER_PACKAGE) out.delete(pkg);
+  memo.set(key, out);
+  return out;
 }
 
-/** Channel addresses the goroutines of `g` wait on (debug=2 and crash dumps, when printed). */
-function channelsOf(waits: WaitGraph | undefined, g: AnalyzedGroup): Set<number> {
-  const out = new Set<number>();
-  for (const w of waits?.waiters ?? []) if (w.group === g && w.object?.identity === 'seen') out.add(w.object.addr);
+const loopMemo = new WeakMap<Analysis, Map<string, Map<string, AnalyzedGroup[]>>>();
+
+/** Channel addresses each group's goroutines wait on (debug=2 and crash dumps, when printed). */
+function channelsByGroup(waits: WaitGraph | undefined): Map<AnalyzedGroup, Set<number>> {
+  const out = new Map<AnalyzedGroup, Set<number>>();
+  for (const w of waits?.waiters ?? []) {
+    if ((w.on !== 'chan-send' && w.on !== 'chan-receive') || w.object?.identity !== 'seen') continue;
+    const s = out.get(w.group);
+    if (s) s.add(w.object.addr);
+    else out.set(w.group, new Set([w.object.addr]));
+  }
   return out;
 }
 
@@ -81,22 +115,37 @@ interface Consumer {
   readonly stuck: AnalyzedGroup[];
 }
 
-/** The package's consumer loops that are parked somewhere else than at their receive in some goroutines. */
-function stuckConsumer(a: Analysis, pkg: string, relay: AnalyzedGroup): Consumer | undefined {
+/**
+ * Each package's consumer loop (a function idle at a receive in its own loop in some goroutines) that
+ * is parked elsewhere in others, the one with the most such goroutines; in one pass over the groups.
+ * `relayFuncs` are not consumers.
+ */
+function stuckConsumers(a: Analysis, relayFuncs: ReadonlySet<string>): Map<string, Consumer> {
   const idle = new Map<string, AnalyzedGroup[]>();
   for (const g of a.groups) {
     const s = g.blockingSite;
-    if (g.waitKind !== 'chan-receive' || !s || sitePackage(g) !== pkg || s.func === relay.blockingSite!.func || !inOwnLoop(g)) continue;
+    if (g.waitKind !== 'chan-receive' || !s || relayFuncs.has(s.func) || !inOwnLoop(g)) continue;
     const l = idle.get(s.func);
     if (l) l.push(g);
     else idle.set(s.func, [g]);
   }
-  let best: Consumer | undefined;
-  for (const [func, loops] of idle) {
-    const stuck = a.groups.filter((g) => STUCK_KINDS.has(g.waitKind) && g.frames.some((f) => f.func === func && f.origin === 'user'));
-    if (stuck.length && (!best || count(stuck) > count(best.stuck))) best = { func, idle: loops, stuck };
+  const stuck = new Map<string, AnalyzedGroup[]>();
+  for (const g of idle.size ? a.groups : []) {
+    if (!STUCK_KINDS.has(g.waitKind)) continue;
+    const f = g.frames.find((x) => x.origin === 'user' && idle.has(x.func));
+    if (!f) continue;
+    const l = stuck.get(f.func);
+    if (l) l.push(g);
+    else stuck.set(f.func, [g]);
   }
-  return best;
+  const out = new Map<string, Consumer>();
+  for (const [func, gs] of stuck) {
+    const loops = idle.get(func)!;
+    const pkg = sitePackage(loops[0])!;
+    const best = out.get(pkg);
+    if (!best || count(gs) > count(best.stuck)) out.set(pkg, { func, idle: loops, stuck: gs });
+  }
+  return out;
 }
 
 function count(gs: readonly AnalyzedGroup[]): number {
@@ -130,46 +179,60 @@ export const stalledRelayDetector: Detector = {
     const a = ctx.analysis;
     const maxRelays = ctx.param(rule, 'maxRelays', 2);
     const minSenders = ctx.param(rule, 'minSenders', 2);
-    if (!a.byWaitKind['chan-send']) return [];
-    const out = [];
-    const relays = loopsOf(a, undefined, ['chan-send'], maxRelays);
-    for (const relay of relays) {
-      const pkg = sitePackage(relay)!;
-      const own = channelsOf(a.waits, relay);
-      const senders = a.groups.filter((g) => {
-        if (g === relay || g.waitKind !== 'chan-send' || sitePackage(g) !== pkg || sameSite(g, relay) || relays.includes(g)) return false;
-        // Debug=2: goroutines sending on the relay's own channel are beside it, not behind it.
-        const theirs = channelsOf(a.waits, g);
-        return !theirs.size || ![...theirs].some((ch) => own.has(ch));
-      });
-      const n = count(senders);
-      if (n < minSenders || n <= relay.count) continue;
-      const consumer = stuckConsumer(a, pkg, relay);
-      if (!consumer) continue;
-      senders.sort((x, y) => y.count - x.count);
-      const site = relay.blockingSite as SiteFrame;
-      const words = stuckText(a, consumer);
-      const senderSites = senders.map((g) => `${at(g)} (${shortFunc(g.blockingSite!.func)})`).join(', ');
-      out.push(
-        candidate(rule, relay, {
-          consequences: senders,
-          related: consumer.stuck,
-          confidence: 'medium',
-          vars: {
-            senders: num(n),
-            relayFunc: shortFunc(site.func),
-            senderSites,
-            consumer: words.detail,
-            consumerBrief: words.brief,
-          },
-          facts: [
-            `the loop: ${shortFunc(site.func)}, ${num(relay.count)} goroutine${relay.count === 1 ? '' : 's'} parked in a plain chan send at ${siteText(site)}`,
-            `waiting to send to it: ${senderSites}`,
-            `its consumers: ${shortFunc(consumer.func)} waits for work in ${num(count(consumer.idle))} and is parked elsewhere in ${num(count(consumer.stuck))}`,
-            'the roles are read from stack shapes in one package (no dump prints who receives a channel); the source would confirm which channel the loop receives',
-          ],
-        }),
-      );
+    const out: Candidate[] = [];
+    if (!a.byWaitKind['chan-send']) return out;
+    const relaysByPkg = fewLoops(a, 'sending', maxRelays);
+    if (!relaysByPkg.size) return out;
+    // The packages' senders, in one pass.
+    const sendersByPkg = new Map<string, AnalyzedGroup[]>();
+    for (const g of a.groups) {
+      const pkg = g.waitKind === 'chan-send' ? sitePackage(g) : undefined;
+      if (pkg === undefined || !relaysByPkg.has(pkg)) continue;
+      const l = sendersByPkg.get(pkg);
+      if (l) l.push(g);
+      else sendersByPkg.set(pkg, [g]);
+    }
+    const channels = channelsByGroup(a.waits);
+    let consumers: Map<string, Consumer> | undefined;
+    for (const [pkg, relays] of relaysByPkg) {
+      for (const relay of relays) {
+        const own = channels.get(relay);
+        const senders = sendersByPkg.get(pkg)!.filter((g) => {
+          if (relays.includes(g) || sameSite(g, relay)) return false;
+          // Debug=2: goroutines sending on the relay's own channel are beside it, not behind it.
+          const theirs = own && channels.get(g);
+          return !theirs || ![...theirs].some((ch) => own.has(ch));
+        });
+        const n = count(senders);
+        if (n < minSenders || n <= relay.count) continue;
+        consumers ??= stuckConsumers(a, new Set([...relaysByPkg.values()].flat().map((r) => r.blockingSite!.func)));
+        const consumer = consumers.get(pkg);
+        if (!consumer) break;
+        senders.sort((x, y) => y.count - x.count);
+        const site = relay.blockingSite as SiteFrame;
+        const words = stuckText(a, consumer);
+        const senderSites = senders.map((g) => `${at(g)} (${shortFunc(g.blockingSite!.func)})`).join(', ');
+        out.push(
+          candidate(rule, relay, {
+            consequences: senders,
+            related: consumer.stuck,
+            confidence: 'medium',
+            vars: {
+              senders: num(n),
+              relayFunc: shortFunc(site.func),
+              senderSites,
+              consumer: words.detail,
+              consumerBrief: words.brief,
+            },
+            facts: [
+              `the loop: ${shortFunc(site.func)}, ${num(relay.count)} goroutine${relay.count === 1 ? '' : 's'} parked in a plain chan send at ${siteText(site)}`,
+              `waiting to send to it: ${senderSites}`,
+              `its consumers: ${shortFunc(consumer.func)} waits for work in ${num(count(consumer.idle))} and is parked elsewhere in ${num(count(consumer.stuck))}`,
+              'the roles are read from stack shapes in one package (no dump prints who receives a channel); the source would confirm which channel the loop receives',
+            ],
+          }),
+        );
+      }
     }
     return out;
   },
@@ -186,7 +249,7 @@ export const busyReceiverDetector: Detector = {
     if (!LIVE.has(ctx.analysis.snapshot.context?.kind)) return c;
     const pkg = sitePackage(g);
     if (pkg === undefined) return c;
-    const busy = loopsOf(ctx.analysis, pkg, ['running', 'runnable'], ctx.param(rule, 'maxRelays', 2)).filter((b) => !sameSite(b, g));
+    const busy = (fewLoops(ctx.analysis, 'busy', ctx.param(rule, 'maxRelays', 2)).get(pkg) ?? []).filter((b) => !sameSite(b, g));
     if (!busy.length) return c;
     const b = busy[0];
     return {
