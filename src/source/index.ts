@@ -95,7 +95,10 @@ export async function explainWithSource(findings: Finding[], analyses: Analysis[
         // A confirmed lock held while blocked shows the other side alive, queued for the lock: code
         // saying that side is gone (a loop that exited, a receiver that returned) is off the path
         // unless a goroutine of the dump runs it.
-        const generic = check?.confirmation?.verdict === 'confirmed' && finding.ruleId === 'core/lock-held-blocked' && t ? one.causes.filter((c) => !GONE.has(c.kind) || onSomeStack(c, t, ws)) : one.causes;
+        let generic = check?.confirmation?.verdict === 'confirmed' && finding.ruleId === 'core/lock-held-blocked' && t ? one.causes.filter((c) => !GONE.has(c.kind) || onSomeStack(c, t, ws)) : one.causes;
+        // A relay stalled by a consumer waits while that consumer lives: a cancellation case would not
+        // free it (the finding's fix: deliver without blocking, a write deadline).
+        if (finding.ruleId === 'core/stalled-relay') generic = generic.filter((c) => c.kind !== 'no-cancel-case');
         // The wait-for check's lines first: at the same line they say more than the generic explanation.
         const causes = check ? settle([...checked, ...generic]) : generic;
         let withCauses = causes.length === 0 ? finding : { ...finding, causeLocations: [...(finding.causeLocations ?? []), ...causes.map((c) => toLocation(c, opts.sourceDir))] };

@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { analyze, readDump, runRules } from '../../src/index.js';
+import { analyze, explainWithSource, readDump, runRules } from '../../src/index.js';
 import type { Analysis, AnalyzedGroup } from '../../src/analyze/types.js';
 import type { Finding } from '../../src/rules/types.js';
 import { SAMPLES } from '../helpers/paths.js';
@@ -47,6 +47,20 @@ describe('core/stalled-relay', () => {
     const a = await analysisOf('chat-hub/dumps/stalled.debug2.txt.gz');
     const groups = a.groups.map((g) => (g.blockingSite?.func === 'main.(*hub).run' ? { ...g, count: 3 } : g));
     expect(runRules(withGroups(a, groups)).some((f) => f.ruleId === 'core/stalled-relay')).toBe(false);
+  });
+});
+
+describe('core/stalled-relay with the source', () => {
+  it('points at the consumers\' early exits, never at a cancellation case for the loop\'s send (it would not free it)', async () => {
+    const a = await analysisOf('log-tail/dumps/stalled.debug2.txt.gz');
+    const { findings } = await explainWithSource(runRules(a), [a], { sourceDir: join(SERVERS, 'log-tail') });
+    const relay = findings.find((f) => f.ruleId === 'core/stalled-relay');
+    const kinds = (relay?.causeLocations ?? []).map((c) => `${c.kind}@${c.line}`);
+    expect(kinds).toEqual(['consumer-exit@78', 'consumer-exit@81']);
+    // The same send under core/blocked-send keeps its cancellation advice.
+    const plain = runRules(withGroups(a, a.groups.filter((g) => !(g.waitKind === 'io' && g.blockingSite?.func === 'main.(*follower).pump'))));
+    const { findings: again } = await explainWithSource(plain, [a], { sourceDir: join(SERVERS, 'log-tail') });
+    expect(again.flatMap((f) => f.causeLocations ?? []).some((c) => c.kind === 'no-cancel-case')).toBe(true);
   });
 });
 
