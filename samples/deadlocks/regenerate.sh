@@ -56,6 +56,7 @@ service-shutdown-wg         TestShutdownReportsCounts:75s      -                
 index-flush-cond-lock       TestFlushAfterAppend:3s            -                          TestFlushAfterAppend
 metrics-aggregator-wg       TestCollectTwoSources:3s           TestCollectInBackground    -
 shutdown-order-wg           TestStopAfterRequests:3s           -                          TestStopAfterRequests
+metrics-fanout-stall        TestRecordReachesSinks:3s          -                          TestRecordReachesSinks
 healthy-http-idle           -                                  -                          TestServeIdle
 healthy-worker-pool-idle    -                                  -                          TestPoolAtRest
 healthy-background-loops    -                                  -                          TestHeartbeats

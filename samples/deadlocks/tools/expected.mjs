@@ -107,6 +107,18 @@ const CASES = {
     consequences: [['flushwait', 'TestShipFlushesAll', 'waits for s.flushed, which Ship sends only after the range ends (chan receive)'], RUNNER],
     notes: 'The sender (Tail) has returned: it is in no dump.',
   },
+  'metrics-fanout-stall': {
+    taxonomy: 'mixed/channel-lock', verdict: 'deadlock',
+    description: 'A dispatcher hands every sample to each sink\'s queue (capacity 4) with a plain send. One exporter holds its lock while it writes to a pipe nobody reads; its sink\'s drain waits for that lock, the queue fills, the dispatcher parks on it, and the 8 recorders wait to hand it their samples.',
+    stuck: [
+      ['deliver', '(*Dispatcher).run', 'send', 'the relay: parked on the full queue of the sink whose drain is stuck'],
+      ['record', '(*Dispatcher).Record', 'send', 'the 8 recorders, waiting for the dispatcher (not for a receiver that is gone)'],
+      ['add', '(*Exporter).Add', 'lock', 'the stuck consumer: the slow sink\'s drain waits for the exporter\'s lock'],
+      ['flush', '(*Exporter).Flush', 'select', 'holds the exporter\'s lock, writing to a pipe nobody reads (io.(*pipe).write selects)'],
+    ],
+    consequences: [['wait', 'TestRecordReachesSinks', 'waits for the recorders (wg.Wait)'], RUNNER],
+    notes: 'Three sinks keep draining: their drains idle at the receive of their queues.',
+  },
   'rpc-timeout-abandon': {
     taxonomy: 'communication/channel', verdict: 'leak',
     description: 'Call starts a goroutine that sends the reply on an unbuffered channel and selects on it with time.After; after the timeout nobody receives and the goroutine blocks forever (the classic time.After leak).',

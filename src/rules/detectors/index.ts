@@ -10,7 +10,7 @@ import { lockOrderDetector } from './locks.js';
 import { poolDetector } from './pool.js';
 import { provenDetector } from './proven.js';
 import { raceDetector } from './race.js';
-import { busyReceiverDetector, stalledRelayDetector } from './relay.js';
+import { behindRelayDetector, busyReceiverDetector, stalledRelayDetector } from './relay.js';
 import { streamingBodiesDetector } from './streams.js';
 import { busySendersDetector, longParkDetector, loopsDetector, proportionalDetector } from './scale.js';
 import { heldLockDetector, selfLockDetector, stuckWaitDetector } from './waitfor.js';
@@ -39,4 +39,5 @@ export const DETECTORS: Readonly<Record<string, Detector>> = {
   'busy-senders': busySendersDetector,
   'stalled-relay': stalledRelayDetector,
   'busy-receiver': busyReceiverDetector,
+  'behind-relay': behindRelayDetector,
 };

@@ -21,8 +21,9 @@
 import { packageOfFunc } from '../../analyze/origin.js';
 import { peerWrites } from '../../analyze/peers.js';
 import type { Analysis, AnalyzedGroup, SiteFrame, WaitGraph } from '../../analyze/types.js';
-import { candidate, siteCount, type Candidate, type Detector } from '../candidate.js';
-import { num, sameSite, shortFunc, siteText, stackFuncs, startedByGo, userEntry } from '../frames.js';
+import { candidate, siteCount, type Detector } from '../candidate.js';
+import { num, receiverType, sameSite, shortFunc, siteText, stackFuncs, startedByGo, userEntry } from '../frames.js';
+import { holdsFor, otherReferences, refIndex } from '../waits/graph.js';
 
 /** Calls between a loop's entry and the site it is parked at (`loop` → `deliver` is one). */
 const MAX_LOOP_DEPTH = 2;
@@ -115,6 +116,35 @@ interface Consumer {
   readonly stuck: AnalyzedGroup[];
 }
 
+const LOCK_KINDS = new Set(['mutex', 'rwmutex']);
+
+/**
+ * Of stuck consumers waiting for a lock: the other goroutines' groups whose frames (at or above their
+ * own wait) reference the lock's object, parked themselves: its likely holders (debug=2 and crash
+ * dumps, from frame arguments; none otherwise).
+ */
+function lockHolders(a: Analysis, stuck: readonly AnalyzedGroup[]): { holders: AnalyzedGroup[]; byType: boolean } {
+  const locks = stuck.filter((g) => LOCK_KINDS.has(g.waitKind));
+  if (!locks.length) return { holders: [], byType: false };
+  const parked = (g: AnalyzedGroup) => !stuck.includes(g) && g.waitKind !== 'running' && g.waitKind !== 'runnable' && !LOCK_KINDS.has(g.waitKind);
+  const out: AnalyzedGroup[] = [];
+  const waits = a.waits;
+  if (waits) {
+    const idx = refIndex(waits.waiters);
+    for (const w of waits.waiters) {
+      if (!locks.includes(w.group) || !w.object || w.object.identity === 'type') continue;
+      for (const h of otherReferences(w.object, w, idx)) if (!out.includes(h.group) && parked(h.group) && holdsFor(h, w.object)) out.push(h.group);
+    }
+  }
+  if (out.length) return { holders: out, byType: false };
+  // Register arguments print as `0x0?` (Go 1.17+): no address ties the holder. A method of the
+  // lock's owner type parked elsewhere is the likely one.
+  const types = new Set(locks.map((g) => g.blockingSite && receiverType(g.blockingSite.func)).filter((t): t is string => !!t));
+  if (!types.size) return { holders: [], byType: false };
+  const holders = a.groups.filter((g) => parked(g) && g.frames.some((f) => f.origin === 'user' && types.has(receiverType(f.func) ?? '')));
+  return { holders, byType: true };
+}
+
 /**
  * Each package's consumer loop (a function idle at a receive in its own loop in some goroutines) that
  * is parked elsewhere in others, the one with the most such goroutines; in one pass over the groups.
@@ -157,84 +187,145 @@ function at(g: AnalyzedGroup): string {
 }
 
 /** `main.(*client).writePump is blocked writing to a peer that stopped reading (main.go:86)`, in words. */
-function stuckText(a: Analysis, c: Consumer): { brief: string; detail: string } {
+/** What a stuck consumer is doing, in words. */
+const DOING: Readonly<Record<string, string>> = {
+  io: 'waiting for IO', syscall: 'in a system call', mutex: 'waiting for a lock', rwmutex: 'waiting for a lock',
+  cond: 'waiting on a Cond', semaphore: 'waiting on a semaphore', waitgroup: 'waiting on a WaitGroup',
+};
+
+function stuckText(a: Analysis, c: Consumer, holders: readonly AnalyzedGroup[], byType: boolean): { brief: string; detail: string } {
   const writers = new Set(peerWrites(a, stackFuncs(a)).groups.filter((w) => w.kind === 'socket-write').map((w) => w.group));
   const n = count(c.stuck);
   const top = c.stuck.reduce((x, y) => (y.count > x.count ? y : x));
   const writing = c.stuck.every((g) => writers.has(g));
-  const doing = writing ? 'blocked writing to a peer that stopped reading' : `parked in ${top.waitKind}`;
+  const doing = writing ? 'blocked writing to a peer that stopped reading' : DOING[top.waitKind] ?? `parked in ${top.waitKind}`;
   const sites = c.stuck.map((g) => `${g.waitKind === 'io' && writers.has(g) ? 'a socket write' : g.waitKind} at ${siteText(g.blockingSite)}`);
+  const held = holders.length
+    ? ` The lock it waits for is likely held by ${holders.map((h) => `${shortFunc(h.blockingSite?.func ?? h.frames[0].func)}, parked in ${h.waitKind} at ${siteText(h.blockingSite)}`).join('; ')} (${byType ? 'a method of the lock\'s owner type' : 'its frames reference the lock\'s object'}), blocked while it holds it.`
+    : '';
   return {
     brief: `: its consumer ${shortFunc(c.func)} is ${doing} (${siteText(top.blockingSite)})`,
     detail:
       ` The consumers' loop, ${shortFunc(c.func)}, waits for work in ${num(count(c.idle))} goroutines (${c.idle.map((g) => siteText(g.blockingSite)).join(', ')})` +
-      ` but is ${doing} in ${num(n)} (${sites.join('; ')}): ${n === 1 ? 'that consumer has stopped taking messages, and its full queue' : 'those consumers have stopped taking messages, and the full queue of one of them'} is what the loop waits on.`,
+      ` but is ${doing} in ${num(n)} (${sites.join('; ')}): ${n === 1 ? 'that consumer has stopped taking messages, and its full queue' : 'those consumers have stopped taking messages, and the full queue of one of them'} is what the loop waits on.${held}`,
   };
 }
+
+/** A relay found stalled: the loop, the senders waiting behind it, the consumer that stopped taking. */
+interface StalledRelay {
+  readonly relay: AnalyzedGroup;
+  readonly senders: AnalyzedGroup[];
+  readonly consumer: Consumer;
+}
+
+/**
+ * The stalled relays of an analysis, once per analysis and thresholds: the rule reports them and
+ * core/blocked-send asks whether its senders wait behind one.
+ */
+function stalledRelays(a: Analysis, maxRelays: number, minSenders: number): StalledRelay[] {
+  let memo = relayMemo.get(a);
+  if (!memo) relayMemo.set(a, (memo = new Map()));
+  const key = `${maxRelays}/${minSenders}`;
+  const known = memo.get(key);
+  if (known) return known;
+  const out: StalledRelay[] = [];
+  memo.set(key, out);
+  if (!a.byWaitKind['chan-send']) return out;
+  const relaysByPkg = fewLoops(a, 'sending', maxRelays);
+  if (!relaysByPkg.size) return out;
+  // The packages' senders, in one pass.
+  const sendersByPkg = new Map<string, AnalyzedGroup[]>();
+  for (const g of a.groups) {
+    const pkg = g.waitKind === 'chan-send' ? sitePackage(g) : undefined;
+    if (pkg === undefined || !relaysByPkg.has(pkg)) continue;
+    const l = sendersByPkg.get(pkg);
+    if (l) l.push(g);
+    else sendersByPkg.set(pkg, [g]);
+  }
+  const channels = channelsByGroup(a.waits);
+  let consumers: Map<string, Consumer> | undefined;
+  for (const [pkg, relays] of relaysByPkg) {
+    for (const relay of relays) {
+      const own = channels.get(relay);
+      const senders = sendersByPkg.get(pkg)!.filter((g) => {
+        if (relays.includes(g) || sameSite(g, relay)) return false;
+        // Debug=2: goroutines sending on the relay's own channel are beside it, not behind it.
+        const theirs = own && channels.get(g);
+        return !theirs || ![...theirs].some((ch) => own.has(ch));
+      });
+      const n = count(senders);
+      if (n < minSenders || n <= relay.count) continue;
+      consumers ??= stuckConsumers(a, new Set([...relaysByPkg.values()].flat().map((r) => r.blockingSite!.func)));
+      const consumer = consumers.get(pkg);
+      if (!consumer) break;
+      out.push({ relay, senders: senders.sort((x, y) => y.count - x.count), consumer });
+    }
+  }
+  return out;
+}
+
+const relayMemo = new WeakMap<Analysis, Map<string, StalledRelay[]>>();
 
 export const stalledRelayDetector: Detector = {
   description: 'a loop parked in a plain send to a consumer queue whose consumer is stuck elsewhere, with the senders waiting behind it',
   vars: ['senders', 'relayFunc', 'senderSites', 'consumer', 'consumerBrief'],
   find(ctx, rule) {
     const a = ctx.analysis;
-    const maxRelays = ctx.param(rule, 'maxRelays', 2);
-    const minSenders = ctx.param(rule, 'minSenders', 2);
-    const out: Candidate[] = [];
-    if (!a.byWaitKind['chan-send']) return out;
-    const relaysByPkg = fewLoops(a, 'sending', maxRelays);
-    if (!relaysByPkg.size) return out;
-    // The packages' senders, in one pass.
-    const sendersByPkg = new Map<string, AnalyzedGroup[]>();
-    for (const g of a.groups) {
-      const pkg = g.waitKind === 'chan-send' ? sitePackage(g) : undefined;
-      if (pkg === undefined || !relaysByPkg.has(pkg)) continue;
-      const l = sendersByPkg.get(pkg);
-      if (l) l.push(g);
-      else sendersByPkg.set(pkg, [g]);
-    }
-    const channels = channelsByGroup(a.waits);
-    let consumers: Map<string, Consumer> | undefined;
-    for (const [pkg, relays] of relaysByPkg) {
-      for (const relay of relays) {
-        const own = channels.get(relay);
-        const senders = sendersByPkg.get(pkg)!.filter((g) => {
-          if (relays.includes(g) || sameSite(g, relay)) return false;
-          // Debug=2: goroutines sending on the relay's own channel are beside it, not behind it.
-          const theirs = own && channels.get(g);
-          return !theirs || ![...theirs].some((ch) => own.has(ch));
-        });
-        const n = count(senders);
-        if (n < minSenders || n <= relay.count) continue;
-        consumers ??= stuckConsumers(a, new Set([...relaysByPkg.values()].flat().map((r) => r.blockingSite!.func)));
-        const consumer = consumers.get(pkg);
-        if (!consumer) break;
-        senders.sort((x, y) => y.count - x.count);
-        const site = relay.blockingSite as SiteFrame;
-        const words = stuckText(a, consumer);
-        const senderSites = senders.map((g) => `${at(g)} (${shortFunc(g.blockingSite!.func)})`).join(', ');
-        out.push(
-          candidate(rule, relay, {
-            consequences: senders,
-            related: consumer.stuck,
-            confidence: 'medium',
-            vars: {
-              senders: num(n),
-              relayFunc: shortFunc(site.func),
-              senderSites,
-              consumer: words.detail,
-              consumerBrief: words.brief,
-            },
-            facts: [
-              `the loop: ${shortFunc(site.func)}, ${num(relay.count)} goroutine${relay.count === 1 ? '' : 's'} parked in a plain chan send at ${siteText(site)}`,
-              `waiting to send to it: ${senderSites}`,
-              `its consumers: ${shortFunc(consumer.func)} waits for work in ${num(count(consumer.idle))} and is parked elsewhere in ${num(count(consumer.stuck))}`,
-              'the roles are read from stack shapes in one package (no dump prints who receives a channel); the source would confirm which channel the loop receives',
-            ],
-          }),
-        );
-      }
-    }
-    return out;
+    return stalledRelays(a, ctx.param(rule, 'maxRelays', 2), ctx.param(rule, 'minSenders', 2)).map(({ relay, senders, consumer }) => {
+      const site = relay.blockingSite as SiteFrame;
+      const { holders, byType } = lockHolders(a, consumer.stuck);
+      const words = stuckText(a, consumer, holders, byType);
+      const senderSites = senders.map((g) => `${at(g)} (${shortFunc(g.blockingSite!.func)})`).join(', ');
+      return candidate(rule, relay, {
+        consequences: senders,
+        related: [...consumer.stuck, ...holders],
+        confidence: 'medium',
+        vars: {
+          senders: num(count(senders)),
+          relayFunc: shortFunc(site.func),
+          senderSites,
+          consumer: words.detail,
+          consumerBrief: words.brief,
+        },
+        facts: [
+          `the loop: ${shortFunc(site.func)}, ${num(relay.count)} goroutine${relay.count === 1 ? '' : 's'} parked in a plain chan send at ${siteText(site)}`,
+          `waiting to send to it: ${senderSites}`,
+          `its consumers: ${shortFunc(consumer.func)} waits for work in ${num(count(consumer.idle))} and is parked elsewhere in ${num(count(consumer.stuck))}`,
+          ...holders.map((h) => `likely holder of the lock the consumer waits for: ${shortFunc(h.blockingSite?.func ?? h.frames[0].func)} (${h.waitKind} at ${siteText(h.blockingSite)}), ${byType ? 'by receiver type' : 'from frame arguments'}`),
+          'the roles are read from stack shapes in one package (no dump prints who receives a channel); the source would confirm which channel the loop receives',
+        ],
+      });
+    });
+  },
+};
+
+/**
+ * `g` is a stalled relay's loop or one of the senders behind it (default thresholds): the wait-for
+ * rules do not say of its channel that nobody alive serves it (the relay lives; it waits for its
+ * consumer), core/stalled-relay explains it.
+ */
+export function inStalledRelay(a: Analysis, g: AnalyzedGroup): boolean {
+  return stalledRelays(a, 2, 2).some((r) => r.relay === g || r.senders.includes(g));
+}
+
+/**
+ * On a send: senders waiting behind a stalled relay (the relay's thresholds are this rule's params,
+ * `maxRelays` and `minSenders`) are no send nobody receives: info, naming the relay
+ * (core/stalled-relay reports them as its consequences).
+ */
+export const behindRelayDetector: Detector = {
+  description: 'senders waiting behind a stalled relay (a loop parked on a consumer\'s full queue): info, never "nobody receives"',
+  refine(ctx, rule, c) {
+    const g = c.root;
+    if (!g || g.waitKind !== 'chan-send' || g.leaked || c.severity === 'info') return c;
+    const r = stalledRelays(ctx.analysis, ctx.param(rule, 'maxRelays', 2), ctx.param(rule, 'minSenders', 2)).find((x) => x.senders.includes(g));
+    if (!r) return c;
+    return {
+      ...c,
+      severity: 'info',
+      variant: c.variant ?? 'info',
+      facts: [...c.facts, `they wait for ${shortFunc(r.relay.blockingSite!.func)}, itself parked sending at ${siteText(r.relay.blockingSite)} to a consumer that stopped taking (core/stalled-relay)`],
+    };
   },
 };
 
