@@ -15,8 +15,13 @@
  *   goroutines (the consumers' loop) and is parked elsewhere in others (IO, a lock…). Required: without
  *   it nothing shows that the relay waits on a consumer.
  *
- * `stalledRelayDetector` finds that set; `busyReceiverDetector` keeps a few senders waiting beside a
- * loop of theirs that is running (a relay delivering) at info: the normal wait of a busy receiver.
+ * A consumer waiting for a lock comes with the lock's likely holder (frame arguments, else a parked
+ * method of the lock's owner type).
+ *
+ * `stalledRelayDetector` reports that set (found once per analysis); `behindRelayDetector` and
+ * `inStalledRelay` keep core/blocked-send and the wait-for rules from saying of the loop and its
+ * senders that nobody receives; `busyReceiverDetector` keeps a few senders waiting beside a loop of
+ * theirs that is running (a relay delivering) at info: the normal wait of a busy receiver.
  */
 import { packageOfFunc } from '../../analyze/origin.js';
 import { peerWrites } from '../../analyze/peers.js';
