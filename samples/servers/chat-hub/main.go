@@ -7,7 +7,7 @@
 // its message to the room (and new clients wait to join it).
 //
 //	chat-hub server -addr 127.0.0.1:7601 -debug 127.0.0.1:7600 -for 3m
-//	chat-hub client -addr 127.0.0.1:7601 -conns 10 -size 8192 -rate 2 -for 3m
+//	chat-hub client -addr 127.0.0.1:7601 -conns 10 -size 8192 -rate 2 -for 3m [-read=false]
 package main
 
 import (
@@ -128,6 +128,7 @@ func runClients(args []string) {
 	size := fs.Int("size", 8192, "bytes per message")
 	rate := fs.Float64("rate", 2, "messages per second per connection")
 	life := fs.Duration("for", 3*time.Minute, "exit after this long")
+	read := fs.Bool("read", true, "read what the room sends (false: send only, a client that never reads)")
 	fs.Parse(args)
 	var wg sync.WaitGroup
 	for i := 0; i < *conns; i++ {
@@ -138,7 +139,7 @@ func runClients(args []string) {
 		wg.Add(2)
 		go func() { // read everything
 			defer wg.Done()
-			for {
+			for *read {
 				if _, _, err := conn.ReadMessage(); err != nil {
 					return
 				}

@@ -11,6 +11,8 @@
 #     client process then opens 5 connections, whose handlers wait to join the room: joining dumps
 #     (debug=1/2), and the server is dumped by SIGQUIT.
 #   run b: the same 40 members, all reading: SIGQUIT of the server.
+#   run c: 2 client processes x 5 connections that send but never read (-read=false): every writer
+#     blocks, then the room's loop, then every reader: all-stalled dumps (debug=2), and SIGQUIT.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # ./regenerate.sh [GO]: with another Go (/usr/lib/go-1.23/bin/go), the dumps go to dumps/go<version>/.
@@ -25,11 +27,16 @@ mkdir -p "$OUT"
 SRV=127.0.0.1:7601 DBG=http://127.0.0.1:7600
 members() { curl -sf "$DBG/stats" | awk '{print $2}'; }
 wait_members() { for _ in $(seq 1 100); do [ "$(members)" = "$1" ] && return 0; sleep 0.2; done; echo "no $1 members" >&2; exit 1; }
-# stalled: the room's loop is parked sending (debug=2 shows `main.(*hub).run` under `chan send`)
+# stalled: at least MIN readers parked handing a message to the room (main.go:80), in two dumps a
+# second apart (a room that is only slow for a moment parks a few of them now and then)
+readers_parked() { curl -sf "$DBG/debug/pprof/goroutine?debug=2" | grep -c 'chat-hub/main.go:80 ' || true; }
 wait_stalled() {
-	for _ in $(seq 1 150); do
-		curl -sf "$DBG/debug/pprof/goroutine?debug=2" | grep -A3 '^goroutine .*\[chan send' | grep -q 'main.(\*hub).run' && return 0
-		sleep 0.2
+	local min=$1 last=0 now
+	for _ in $(seq 1 90); do
+		sleep 1
+		now=$(readers_parked)
+		[ "$now" -ge "$min" ] && [ "$last" -ge "$min" ] && return 0
+		last=$now
 	done
 	echo "the room did not stall" >&2; exit 1
 }
@@ -53,8 +60,7 @@ dump "$DBG" 1 "$OUT/healthy.debug1.txt"
 dump "$DBG" 0 "$OUT/healthy.debug0.pb.gz"
 dump "$DBG" 2 "$OUT/healthy.debug2.txt.gz"
 kill -STOP "${CLIENTS[0]}"
-wait_stalled
-sleep 2
+wait_stalled 25
 dump "$DBG" 1 "$OUT/stalled.debug1.txt"
 dump "$DBG" 0 "$OUT/stalled.debug0.pb.gz"
 dump "$DBG" 2 "$OUT/stalled.debug2.txt.gz"
@@ -63,11 +69,24 @@ sleep 3
 dump "$DBG" 1 "$OUT/joining.debug1.txt"
 dump "$DBG" 2 "$OUT/joining.debug2.txt.gz"
 sigdump "$SERVER" QUIT "$WORK/server-a.log" "$OUT/joining.sigquit.txt.gz"
-for p in "${CLIENTS[@]}"; do kill -CONT "$p"; kill "$p"; done
+for p in "${CLIENTS[@]}"; do kill -CONT "$p" 2>/dev/null || true; kill "$p" 2>/dev/null || true; done
 sleep 1
 
 # Run b
 start b
 sigdump "$SERVER" QUIT "$WORK/server-b.log" "$OUT/healthy.sigquit.txt.gz"
 for p in "${CLIENTS[@]}"; do kill "$p" 2>/dev/null || true; done
+sleep 1
+
+# Run c
+"$WORK/chat-hub" server -addr $SRV -debug 127.0.0.1:7600 -for 3m 2>"$WORK/server-c.log" &
+SERVER=$!; PIDS+=("$SERVER")
+wait_http "$DBG/stats"
+for _ in 0 1; do
+	"$WORK/chat-hub" client -addr $SRV -conns 5 -size 8192 -rate 2 -read=false -for 3m 2>>"$WORK/clients-c.log" & PIDS+=($!)
+done
+wait_members 10
+wait_stalled 8
+dump "$DBG" 2 "$OUT/all-stalled.debug2.txt.gz"
+sigdump "$SERVER" QUIT "$WORK/server-c.log" "$OUT/all-stalled.sigquit.txt.gz"
 ls -la "$OUT"

@@ -12,8 +12,9 @@
  * - the senders: the package's other groups parked in `chan send` (debug=2: not on the relay's own
  *   channel, when both addresses are printed);
  * - the consumer that stopped taking: a function of the package that idles at a receive in some
- *   goroutines (the consumers' loop) and is parked elsewhere in others (IO, a lock…). Required: without
- *   it nothing shows that the relay waits on a consumer.
+ *   goroutines (the consumers' loop) and is parked elsewhere in others (IO, a lock…), else, when every
+ *   consumer is stuck, the package's own loops blocked writing to peers. Required: without it nothing
+ *   shows that the relay waits on a consumer.
  *
  * A consumer waiting for a lock comes with the lock's likely holder (frame arguments, else a parked
  * method of the lock's owner type).
@@ -180,6 +181,23 @@ function stuckConsumers(a: Analysis, relayFuncs: ReadonlySet<string>): Map<strin
     const best = out.get(pkg);
     if (!best || count(gs) > count(best.stuck)) out.set(pkg, { func, idle: loops, stuck: gs });
   }
+  // Every consumer stuck, none idle (each client stopped reading): the package's own loops blocked
+  // writing to peers are the consumers.
+  const writers = new Map<string, AnalyzedGroup[]>();
+  for (const w of peerWrites(a, stackFuncs(a)).groups) {
+    const g = w.group;
+    const pkg = inOwnLoop(g) && !relayFuncs.has(g.blockingSite!.func) ? sitePackage(g) : undefined;
+    if (pkg === undefined || out.has(pkg)) continue;
+    const key = `${pkg}\u0000${g.blockingSite!.func}`;
+    const l = writers.get(key);
+    if (l) l.push(g);
+    else writers.set(key, [g]);
+  }
+  for (const gs of writers.values()) {
+    const pkg = sitePackage(gs[0])!;
+    const best = out.get(pkg);
+    if (!best || (!best.idle.length && count(gs) > count(best.stuck))) out.set(pkg, { func: gs[0].blockingSite!.func, idle: [], stuck: gs });
+  }
   return out;
 }
 
@@ -211,8 +229,11 @@ function stuckText(a: Analysis, c: Consumer, holders: readonly AnalyzedGroup[], 
   return {
     brief: `: its consumer ${shortFunc(c.func)} is ${doing} (${siteText(top.blockingSite)})`,
     detail:
-      ` The consumers' loop, ${shortFunc(c.func)}, waits for work in ${num(count(c.idle))} goroutines (${c.idle.map((g) => siteText(g.blockingSite)).join(', ')})` +
-      ` but is ${doing} in ${num(n)} (${sites.join('; ')}): ${n === 1 ? 'that consumer has stopped taking messages, and its full queue' : 'those consumers have stopped taking messages, and the full queue of one of them'} is what the loop waits on.${held}`,
+      (c.idle.length
+        ? ` The consumers' loop, ${shortFunc(c.func)}, waits for work in ${num(count(c.idle))} goroutines (${c.idle.map((g) => siteText(g.blockingSite)).join(', ')})` +
+          ` but is ${doing} in ${num(n)} (${sites.join('; ')})`
+        : ` The consumers' loop, ${shortFunc(c.func)}, is ${doing} in all its ${num(n)} goroutine${n === 1 ? '' : 's'} (${sites.join('; ')})`) +
+      `: ${n === 1 ? 'that consumer has stopped taking messages, and its full queue' : 'those consumers have stopped taking messages, and the full queue of one of them'} is what the loop waits on.${held}`,
   };
 }
 
@@ -295,7 +316,7 @@ export const stalledRelayDetector: Detector = {
         facts: [
           `the loop: ${shortFunc(site.func)}, ${num(relay.count)} goroutine${relay.count === 1 ? '' : 's'} parked in a plain chan send at ${siteText(site)}`,
           `waiting to send to it: ${senderSites}`,
-          `its consumers: ${shortFunc(consumer.func)} waits for work in ${num(count(consumer.idle))} and is parked elsewhere in ${num(count(consumer.stuck))}`,
+          `its consumers: ${shortFunc(consumer.func)} waits for work in ${num(count(consumer.idle))} and is parked elsewhere in ${num(count(consumer.stuck))}${consumer.idle.length ? '' : ' (blocked writing to peers)'}`,
           ...holders.map((h) => `likely holder of the lock the consumer waits for: ${shortFunc(h.blockingSite?.func ?? h.frames[0].func)} (${h.waitKind} at ${siteText(h.blockingSite)}), ${byType ? 'by receiver type' : 'from frame arguments'}`),
           'the roles are read from stack shapes in one package (no dump prints who receives a channel); the source would confirm which channel the loop receives',
         ],
