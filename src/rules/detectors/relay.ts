@@ -123,11 +123,13 @@ interface Consumer {
 }
 
 const LOCK_KINDS = new Set(['mutex', 'rwmutex']);
+const MAX_HOLDERS_BY_TYPE = 2;
 
 /**
- * Of stuck consumers waiting for a lock: the other goroutines' groups whose frames (at or above their
- * own wait) reference the lock's object, parked themselves: its likely holders (debug=2 and crash
- * dumps, from frame arguments; none otherwise).
+ * Of stuck consumers waiting for a lock: its likely holders, parked themselves. From frame arguments
+ * (debug=2 and crash dumps): the groups whose frames at or above their own wait reference the lock's
+ * object. Else by type: the one or two parked groups running a method of the lock's owner type (more
+ * would be a guess among many).
  */
 function lockHolders(a: Analysis, stuck: readonly AnalyzedGroup[]): { holders: AnalyzedGroup[]; byType: boolean } {
   const locks = stuck.filter((g) => LOCK_KINDS.has(g.waitKind));
@@ -148,7 +150,7 @@ function lockHolders(a: Analysis, stuck: readonly AnalyzedGroup[]): { holders: A
   const types = new Set(locks.map((g) => g.blockingSite && receiverType(g.blockingSite.func)).filter((t): t is string => !!t));
   if (!types.size) return { holders: [], byType: false };
   const holders = a.groups.filter((g) => parked(g) && g.frames.some((f) => f.origin === 'user' && types.has(receiverType(f.func) ?? '')));
-  return { holders, byType: true };
+  return holders.length <= MAX_HOLDERS_BY_TYPE ? { holders, byType: true } : { holders: [], byType: false };
 }
 
 /**
