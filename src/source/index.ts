@@ -21,6 +21,7 @@ import { explainChannelSite } from './explain/channels.js';
 import { excerpt } from './explain/excerpt.js';
 import { explainLockSite } from './explain/locks.js';
 import { explainWaitSite } from './explain/waitgroup.js';
+import { writeWithoutDeadline } from './explain/deadline.js';
 import { WAIT_FOR_RULES, WaitForChecks } from './explain/waitfor.js';
 import { DEFAULT_MAX_FILE_BYTES, GoFiles, lineOf, type GoFile } from './syntax/parser.js';
 import { FUNC_TYPES, funcAtLine, nodesAtLine } from './syntax/tree.js';
@@ -97,8 +98,9 @@ export async function explainWithSource(findings: Finding[], analyses: Analysis[
         // unless a goroutine of the dump runs it.
         let generic = check?.confirmation?.verdict === 'confirmed' && finding.ruleId === 'core/lock-held-blocked' && t ? one.causes.filter((c) => !GONE.has(c.kind) || onSomeStack(c, t, ws)) : one.causes;
         // A relay stalled by a consumer waits while that consumer lives: a cancellation case would not
-        // free it (the finding's fix: deliver without blocking, a write deadline).
-        if (finding.ruleId === 'core/stalled-relay') generic = generic.filter((c) => c.kind !== 'no-cancel-case');
+        // free it (the finding's fix: deliver without blocking, a write deadline). Its stuck consumer's
+        // write comes first.
+        if (finding.ruleId === 'core/stalled-relay') generic = [...consumerWrites(finding, ws), ...generic.filter((c) => c.kind !== 'no-cancel-case')];
         // The wait-for check's lines first: at the same line they say more than the generic explanation.
         const causes = check ? settle([...checked, ...generic]) : generic;
         let withCauses = causes.length === 0 ? finding : { ...finding, causeLocations: [...(finding.causeLocations ?? []), ...causes.map((c) => toLocation(c, opts.sourceDir))] };
@@ -132,6 +134,19 @@ function addMethod(out: Set<string>, func: string): void {
 }
 
 /** Causes that say the other side of a channel has gone. */
+/** The writes a stalled relay's consumers are parked in (its related groups in IO), where no deadline is set. */
+function consumerWrites(f: Finding, ws: Workspace): Cause[] {
+  const out: Cause[] = [];
+  for (const g of f.evidence.groups) {
+    if (g.role !== 'related' || g.waitKind !== 'io' || !g.site?.file) continue;
+    const l = ws.index.locate(g.site.file);
+    const file = l ? ws.file(l.rel) : undefined;
+    const c = file && writeWithoutDeadline(file, g.site.line, g.site.func, g.count);
+    if (c) out.push(c);
+  }
+  return out;
+}
+
 const GONE = new Set<CauseKind>(['consumer-exit', 'receiver-gives-up', 'receiver-returns-early', 'single-receive', 'no-receiver', 'no-sender', 'producer-returns']);
 
 /** Does a goroutine of the dump (the target's or another group's) have a frame in the function around the cause's line? */

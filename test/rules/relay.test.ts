@@ -5,6 +5,8 @@
  * the senders are a send nobody receives again; a busy loop excuses a few short waits of a live
  * process only.
  */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyze, explainWithSource, readDump, runRules } from '../../src/index.js';
@@ -56,11 +58,39 @@ describe('core/stalled-relay with the source', () => {
     const { findings } = await explainWithSource(runRules(a), [a], { sourceDir: join(SERVERS, 'log-tail') });
     const relay = findings.find((f) => f.ruleId === 'core/stalled-relay');
     const kinds = (relay?.causeLocations ?? []).map((c) => `${c.kind}@${c.line}`);
-    expect(kinds).toEqual(['consumer-exit@78', 'consumer-exit@81']);
+    expect(kinds).toEqual(['write-without-deadline@80', 'consumer-exit@78', 'consumer-exit@81']);
     // The same send under core/blocked-send keeps its cancellation advice.
     const plain = runRules(withGroups(a, a.groups.filter((g) => !(g.waitKind === 'io' && g.blockingSite?.func === 'main.(*follower).pump'))));
     const { findings: again } = await explainWithSource(plain, [a], { sourceDir: join(SERVERS, 'log-tail') });
     expect(again.flatMap((f) => f.causeLocations ?? []).some((c) => c.kind === 'no-cancel-case')).toBe(true);
+  });
+});
+
+describe('core/stalled-relay: the consumer\'s write without a deadline, from the source', () => {
+  it.each([
+    ['chat-hub', 'chat-hub/dumps/joining.debug2.txt.gz', 86],
+    ['log-tail', 'log-tail/dumps/go1.23/stalled.sigquit.txt.gz', 80],
+  ])('%s: the stuck consumer\'s write is pointed at, first', async (dir, rel, line) => {
+    const a = await analysisOf(rel);
+    const { findings } = await explainWithSource(runRules(a), [a], { sourceDir: join(SERVERS, dir) });
+    const relay = findings.find((f) => f.ruleId === 'core/stalled-relay')!;
+    const c = relay.causeLocations?.[0];
+    expect(c).toMatchObject({ kind: 'write-without-deadline', line });
+    expect(c!.message).toMatch(/no write deadline/);
+    expect(c!.message).toMatch(/SetWriteDeadline/);
+  });
+
+  it('not where the writer sets a deadline (the same source, one call added on the function\'s own line)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'leakscope-relay-'));
+    const src = readFileSync(join(SERVERS, 'chat-hub', 'main.go'), 'utf8');
+    const edited = src.replace('func (c *client) writePump() {', 'func (c *client) writePump() { c.conn.SetWriteDeadline(time.Now().Add(time.Minute))');
+    expect(edited).not.toBe(src);
+    writeFileSync(join(dir, 'main.go'), edited);
+    const a = await analysisOf('chat-hub/dumps/joining.debug2.txt.gz');
+    const { findings } = await explainWithSource(runRules(a), [a], { sourceDir: dir });
+    const relay = findings.find((f) => f.ruleId === 'core/stalled-relay')!;
+    expect((relay.causeLocations ?? []).some((c) => c.kind === 'write-without-deadline')).toBe(false);
+    expect((relay.causeLocations ?? []).some((c) => c.kind === 'consumer-exit')).toBe(true);
   });
 });
 

@@ -67,7 +67,9 @@ export type CauseKind =
   /** a Signal/Broadcast that a branch or an early return can skip. */
   | 'signal-skipped'
   /** a goroutine path that returns without `wg.Done()`, so `wg.Wait()` never returns. */
-  | 'missing-done';
+  | 'missing-done'
+  /** a consumer parked in a network write from a function that sets no write deadline. */
+  | 'write-without-deadline';
 
 export interface Cause {
   readonly kind: CauseKind;
