@@ -76,7 +76,9 @@ export function watchCommand(): Command {
             note(`poll ${k + 1} stopped by ${stopped} before it answered: left out of the series`);
             break;
           }
-          const failure = poll.signal.aborted ? new InputError(url, 'network', `no whole answer within ${msText(flags.timeout!)} (--timeout)`) : e;
+          // The deadline's abort (its reason, an AbortError), not an error of a poll that ended anyway.
+          const timedOut = poll.signal.aborted && e === poll.signal.reason;
+          const failure = timedOut ? new InputError(url, 'network', `no whole answer within ${msText(flags.timeout!)} (--timeout)`) : e;
           if (samples.length === 0) throw failure;
           warn(`poll ${k + 1} failed: ${(failure as Error).message}`);
         } finally {
