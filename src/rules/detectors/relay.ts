@@ -155,8 +155,9 @@ function lockHolders(a: Analysis, stuck: readonly AnalyzedGroup[]): { holders: A
 
 /**
  * Each package's consumer loop (a function idle at a receive in its own loop in some goroutines) that
- * is parked elsewhere in others, the one with the most such goroutines; in one pass over the groups.
- * `relayFuncs` are not consumers.
+ * is parked elsewhere in others, the one with the most such goroutines; else, where none is, the
+ * package's own loops blocked writing to peers. One pass over the groups. `relayFuncs` are not
+ * consumers.
  */
 function stuckConsumers(a: Analysis, relayFuncs: ReadonlySet<string>): Map<string, Consumer> {
   const idle = new Map<string, AnalyzedGroup[]>();
@@ -211,13 +212,16 @@ function at(g: AnalyzedGroup): string {
   return `${num(g.count)} at ${siteText(g.blockingSite)}`;
 }
 
-/** `main.(*client).writePump is blocked writing to a peer that stopped reading (main.go:86)`, in words. */
 /** What a stuck consumer is doing, in words. */
 const DOING: Readonly<Record<string, string>> = {
   io: 'waiting for IO', syscall: 'in a system call', mutex: 'waiting for a lock', rwmutex: 'waiting for a lock',
   cond: 'waiting on a Cond', semaphore: 'waiting on a semaphore', waitgroup: 'waiting on a WaitGroup',
 };
 
+/**
+ * The consumer in words: the title's `: its consumer main.(*client).writePump is blocked writing to a
+ * peer that stopped reading (main.go:86)` and the explanation's sentences.
+ */
 function stuckText(a: Analysis, c: Consumer, holders: readonly AnalyzedGroup[], byType: boolean): { brief: string; detail: string } {
   const writers = new Set(peerWrites(a, stackFuncs(a)).groups.filter((w) => w.kind === 'socket-write').map((w) => w.group));
   const n = count(c.stuck);
