@@ -8,6 +8,8 @@
  * - healthy and signal dumps get no warning at all (accept loops, listeners, signal and lifetime
  *   waiters of a process minutes old are not stuck);
  * - gRPC connections are counted per side: a server's accepted transports are no client connections;
+ * - a database/sql pool exhausted by connections never given back (Rows left open) is named by
+ *   core/db-pool-exhausted at the handlers waiting for a connection, in every format (debug=1 too);
  * - a relay stalled by a peer (one loop hands every message to every client's queue with a plain
  *   send, one client stopped reading) is named by core/stalled-relay at the relay's send, with the
  *   senders waiting behind it as its consequences and the consumer parked writing as related; no
@@ -25,7 +27,7 @@ import { SAMPLES } from '../helpers/paths.js';
 interface DumpExpectation {
   file: string;
   /** `hidden`: debug=1 of a stalled process, whose wait states are not printed: nothing loud is said. */
-  state: 'healthy' | 'stalled' | 'signal' | 'relay' | 'hidden';
+  state: 'healthy' | 'stalled' | 'signal' | 'relay' | 'hidden' | 'pool';
   /** Goroutines blocked writing to stalled peers (producers), exactly. */
   stalled?: number;
   /** The clients that stopped reading (the script's N): the count never exceeds it. */
@@ -37,6 +39,8 @@ interface DumpExpectation {
   knownWarnings?: string[];
   /** `relay`: the relay's blocked function, the goroutines waiting to send to it and theirs, its consumer parked writing. */
   relay?: { func: string; senders: number; senderFuncs: string[]; writer: string };
+  /** `pool`: the site whose goroutines wait for a database connection, and how many. */
+  pool?: { func: string; line: number; waiting: number };
 }
 
 interface ServerSample {
@@ -92,6 +96,19 @@ describe('real servers under load', () => {
             expect(f.fix).toMatch(/deadline/);
             // Nothing says the senders' receiver is gone: it is the relay, stuck.
             expect(loud.filter((x) => x.ruleId === 'core/blocked-send'), summary(findings)).toEqual([]);
+          } else if (d.state === 'pool') {
+            const p = d.pool!;
+            const pool = findings.filter((f) => f.ruleId === 'core/db-pool-exhausted');
+            expect(pool, summary(findings)).toHaveLength(1);
+            const f = pool[0];
+            expect(findings[0], summary(findings)).toBe(f);
+            expect(['warning', 'error']).toContain(f.severity);
+            expect(f.location).toMatchObject({ func: p.func, line: p.line });
+            expect(f.evidence.groups.filter((g) => g.role === 'root').reduce((n, g) => n + g.count, 0)).toBe(p.waiting);
+            expect(f.title).toMatch(new RegExp(`^${p.waiting} goroutines wait for a database connection`));
+            expect(f.title).toMatch(/no goroutine uses one/);
+            expect(f.fix).toMatch(/rows\.Close\(\)/);
+            expect(f.fix).toMatch(/Rollback/);
           } else if (d.state !== 'stalled') {
             expect(loud.map((f) => f.ruleId).sort(), summary(findings)).toEqual([...(d.knownWarnings ?? [])].sort());
             if (d.state !== 'hidden') expect(peerWrites(a).producers).toBeLessThan(5);
