@@ -3,6 +3,7 @@ import type { Detector } from '../candidate.js';
 import { cascadeDetector } from '../cascade.js';
 import { backpressureDetector, grpcConnsDetector } from './backpressure.js';
 import { crashDetector, mapCrashDetector } from './crash.js';
+import { dbPoolDetector } from './db-pool.js';
 import { hiddenCascadeDetector, hiddenStateDetector } from './hidden.js';
 import { hungSetDetector } from './hung.js';
 import { orphanWaitDetector } from './joins.js';
@@ -40,4 +41,5 @@ export const DETECTORS: Readonly<Record<string, Detector>> = {
   'stalled-relay': stalledRelayDetector,
   'busy-receiver': busyReceiverDetector,
   'behind-relay': behindRelayDetector,
+  'db-pool': dbPoolDetector,
 };

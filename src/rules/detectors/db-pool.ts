@@ -1,0 +1,73 @@
+/**
+ * database/sql pools: goroutines parked in `(*DB).conn` wait for a connection because the pool is at
+ * its limit (`SetMaxOpenConns`). Whether the connections in use are doing work tells a saturated pool
+ * from a leaking one: a goroutine inside a database call holds a connection while it runs; a
+ * connection held by a `*sql.Rows`, `*sql.Tx` or `*sql.Conn` that was never closed has no goroutine
+ * at all. `variant: busy` (info) when some goroutine is in a database call; otherwise the leak text.
+ */
+import type { Analysis, AnalyzedGroup } from '../../analyze/types.js';
+import type { Detector } from '../candidate.js';
+import { num, shortFunc, siteText } from '../frames.js';
+
+const SQL = 'database/sql.';
+const WAIT = 'database/sql.(*DB).conn';
+/** database/sql's own goroutines: the opener and cleaner, and the watchers of Rows and Tx contexts. */
+const BACKGROUND = /^database\/sql\.(\(\*DB\)\.(connectionOpener|connectionCleaner|connectionResetter)|OpenDB\.func\d+|\(\*(Rows|Tx)\)\.awaitDone)$/;
+const AWAIT_DONE = /^database\/sql\.\(\*(Rows|Tx)\)\.awaitDone$/;
+
+/** Waiting for a pool slot: `(*DB).conn` is the innermost frame past the runtime (not dialing a new connection). */
+export function waitsForConnection(g: AnalyzedGroup): boolean {
+  const f = g.frames.find((x) => x.origin !== 'runtime');
+  return f?.func === WAIT;
+}
+
+interface PoolUse {
+  /** Goroutines inside database calls (they hold, or are getting, a connection). */
+  readonly inFlight: AnalyzedGroup[];
+  /** Goroutines watching the context of an open Rows or Tx (each such value holds a connection). */
+  readonly awaiting: number;
+}
+
+function poolUse(a: Analysis): PoolUse {
+  const inFlight: AnalyzedGroup[] = [];
+  let awaiting = 0;
+  for (const g of a.groups) {
+    if (waitsForConnection(g)) continue;
+    let sql = false;
+    for (const f of g.frames) {
+      if (!f.func.startsWith(SQL)) continue;
+      if (AWAIT_DONE.test(f.func)) awaiting += g.count;
+      if (BACKGROUND.test(f.func)) {
+        sql = false;
+        break;
+      }
+      sql = true;
+    }
+    if (sql) inFlight.push(g);
+  }
+  return { inFlight, awaiting };
+}
+
+export const dbPoolDetector: Detector = {
+  description: 'goroutines waiting for a database/sql connection: `variant: busy` while other goroutines are in database calls, else the pool leaked its connections',
+  vars: ['inFlight', 'awaiting'],
+  refine(ctx, _rule, c) {
+    const g = c.root;
+    if (!g || !waitsForConnection(g)) return null;
+    const use = poolUse(ctx.analysis);
+    const n = use.inFlight.reduce((s, x) => s + x.count, 0);
+    const awaiting = use.awaiting
+      ? ` ${num(use.awaiting)} goroutine${use.awaiting === 1 ? '' : 's'} of database/sql watch the context of an open \`Rows\` or \`Tx\` (\`awaitDone\`): each such value still holds its connection.`
+      : '';
+    const facts = n
+      ? [`${num(n)} goroutine${n === 1 ? ' is' : 's are'} in database calls: ${use.inFlight.slice(0, 3).map((x) => `${num(x.count)} at ${shortFunc(x.blockingSite?.func ?? x.frames[0].func)} (${siteText(x.blockingSite)})`).join(', ')}`]
+      : ['no goroutine of the dump is in a database call: the connections in use are held by values never closed (Rows, Tx, Conn)'];
+    if (use.awaiting) facts.push(`${num(use.awaiting)} open Rows/Tx wait for their context (database/sql awaitDone)`);
+    return {
+      ...c,
+      ...(n ? { variant: 'busy' } : {}),
+      vars: { ...c.vars, inFlight: num(n), awaiting },
+      facts: [...c.facts, ...facts],
+    };
+  },
+};

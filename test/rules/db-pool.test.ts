@@ -1,0 +1,65 @@
+/**
+ * core/db-pool-exhausted on the real orders-api dumps (samples/servers/orders-api; what each dump
+ * holds: test/rules/servers.test.ts), changed one fact at a time: goroutines in database calls make it
+ * a saturated pool (info), watchers of open Rows are counted, and a goroutine dialing a new connection
+ * inside (*DB).conn is not waiting for one.
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { analyze, readDump, runRules } from '../../src/index.js';
+import type { Analysis, AnalyzedGroup, SiteFrame } from '../../src/analyze/types.js';
+import type { Finding } from '../../src/rules/types.js';
+import { SAMPLES } from '../helpers/paths.js';
+
+async function exhausted(): Promise<Analysis> {
+  const dump = await readDump(join(SAMPLES, 'servers', 'orders-api', 'dumps', 'exhausted.debug2.txt.gz'));
+  return analyze(dump.snapshots[0]);
+}
+
+const waiting = (a: Analysis) => a.groups.find((g) => g.blockingSite?.func === 'main.(*api).orders')!;
+
+/** A copy of `g` whose frame `at` is replaced by `func` (id and key made distinct), with `count` goroutines. */
+function variant(g: AnalyzedGroup, at: number, func: string, count: number, insert = false): AnalyzedGroup {
+  const f: SiteFrame = { ...g.frames[at], func, pkg: func.replace(/\.[^/]*$/, '') };
+  const frames = insert ? [...g.frames.slice(0, at), f, ...g.frames.slice(at)] : g.frames.map((x, i) => (i === at ? f : x));
+  return { ...g, id: `${g.id}-${func}`, key: `${g.key}\n${func}`, count, frames: frames.map((x, i) => ({ ...x, index: i })), blockingSite: g.blockingSite ? { ...g.blockingSite, index: g.blockingSite.index + (insert ? 1 : 0) } : undefined };
+}
+
+const pool = (fs: Finding[]) => fs.filter((f) => f.ruleId === 'core/db-pool-exhausted');
+const connAt = (g: AnalyzedGroup) => g.frames.findIndex((f) => f.func === 'database/sql.(*DB).conn');
+
+describe('core/db-pool-exhausted', () => {
+  it('the leak: 8 wait and no goroutine is in a database call', async () => {
+    const [f] = pool(runRules(await exhausted()));
+    expect(f).toMatchObject({ severity: 'warning', location: { func: 'main.(*api).orders', line: 75 } });
+    expect(f.evidence.facts).toContain('no goroutine of the dump is in a database call: the connections in use are held by values never closed (Rows, Tx, Conn)');
+  });
+
+  it('goroutines in database calls make it a saturated pool: info, with the calls counted', async () => {
+    const a = await exhausted();
+    const w = waiting(a);
+    // Three handlers inside a query (database/sql.(*DB).queryDC where the waiters have (*DB).conn).
+    const busy = variant(w, connAt(w), 'database/sql.(*DB).queryDC', 3);
+    const [f] = pool(runRules({ ...a, groups: [...a.groups, busy], waits: undefined }));
+    expect(f).toMatchObject({ severity: 'info', title: '8 goroutines wait for a database connection at main.go:75 while 3 are in database calls' });
+    expect(f.evidence.facts.some((x) => x.startsWith('3 goroutines are in database calls: 3 at main.(*api).orders'))).toBe(true);
+  });
+
+  it('open Rows whose context is watched are counted, and still a leak', async () => {
+    const a = await exhausted();
+    const w = waiting(a);
+    const watchers = variant(w, connAt(w), 'database/sql.(*Rows).awaitDone', 4);
+    const [f] = pool(runRules({ ...a, groups: [...a.groups, watchers], waits: undefined }));
+    expect(f.severity).toBe('warning');
+    expect(f.evidence.facts).toContain('4 open Rows/Tx wait for their context (database/sql awaitDone)');
+    expect(f.explanation).toMatch(/4 goroutines of database\/sql watch the context of an open `Rows` or `Tx`/);
+  });
+
+  it('a goroutine dialing a new connection inside (*DB).conn is not waiting for one', async () => {
+    const a = await exhausted();
+    const w = waiting(a);
+    const dialing = variant(w, connAt(w), 'example.com/driver.(*Connector).Connect', w.count, true);
+    const groups = a.groups.map((g) => (g === w ? dialing : g));
+    expect(pool(runRules({ ...a, groups, waits: undefined }))).toEqual([]);
+  });
+});
