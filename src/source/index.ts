@@ -22,6 +22,7 @@ import { excerpt } from './explain/excerpt.js';
 import { explainLockSite } from './explain/locks.js';
 import { explainWaitSite } from './explain/waitgroup.js';
 import { writeWithoutDeadline } from './explain/deadline.js';
+import { leftOpen } from './explain/rows.js';
 import { WAIT_FOR_RULES, WaitForChecks } from './explain/waitfor.js';
 import { DEFAULT_MAX_FILE_BYTES, GoFiles, lineOf, type GoFile } from './syntax/parser.js';
 import { FUNC_TYPES, funcAtLine, nodesAtLine } from './syntax/tree.js';
@@ -101,6 +102,8 @@ export async function explainWithSource(findings: Finding[], analyses: Analysis[
         // free it (the finding's fix: deliver without blocking, a write deadline). Its stuck consumer's
         // write comes first.
         if (finding.ruleId === 'core/stalled-relay') generic = [...consumerWrites(finding, ws), ...generic.filter((c) => c.kind !== 'no-cancel-case')];
+        // A pool waiter's site is a query, not a channel operation: the paths that leave a connection taken.
+        if (finding.ruleId === 'core/db-pool-exhausted') generic = poolLeaks(finding, ws);
         // The wait-for check's lines first: at the same line they say more than the generic explanation.
         const causes = check ? settle([...checked, ...generic]) : generic;
         let withCauses = causes.length === 0 ? finding : { ...finding, causeLocations: [...(finding.causeLocations ?? []), ...causes.map((c) => toLocation(c, opts.sourceDir))] };
@@ -134,6 +137,14 @@ function addMethod(out: Set<string>, func: string): void {
 }
 
 /** Causes that say the other side of a channel has gone. */
+/** The paths of the waiting site's function that leave a Rows, Tx or Conn open. */
+function poolLeaks(f: Finding, ws: Workspace): Cause[] {
+  const site = f.location;
+  const l = site?.file ? ws.index.locate(site.file) : undefined;
+  const file = l ? ws.file(l.rel) : undefined;
+  return file ? leftOpen(file, site!.line) : [];
+}
+
 /** The writes a stalled relay's consumers are parked in (its related groups in IO), where no deadline is set. */
 function consumerWrites(f: Finding, ws: Workspace): Cause[] {
   const out: Cause[] = [];

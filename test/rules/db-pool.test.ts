@@ -4,9 +4,11 @@
  * a saturated pool (info), watchers of open Rows are counted, and a goroutine dialing a new connection
  * inside (*DB).conn is not waiting for one.
  */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { analyze, readDump, runRules } from '../../src/index.js';
+import { analyze, explainWithSource, readDump, runRules } from '../../src/index.js';
 import type { Analysis, AnalyzedGroup, SiteFrame } from '../../src/analyze/types.js';
 import type { Finding } from '../../src/rules/types.js';
 import { SAMPLES } from '../helpers/paths.js';
@@ -61,5 +63,30 @@ describe('core/db-pool-exhausted', () => {
     const dialing = variant(w, connAt(w), 'example.com/driver.(*Connector).Connect', w.count, true);
     const groups = a.groups.map((g) => (g === w ? dialing : g));
     expect(pool(runRules({ ...a, groups, waits: undefined }))).toEqual([]);
+  });
+});
+
+describe('core/db-pool-exhausted with the source', () => {
+  const SOURCE = join(SAMPLES, 'servers', 'orders-api');
+
+  it('points at the returns that leave the rows open (not at the error check after Query)', async () => {
+    const a = await exhausted();
+    const { findings } = await explainWithSource(runRules(a), [a], { sourceDir: SOURCE });
+    const [f] = pool(findings);
+    expect((f.causeLocations ?? []).map((c) => `${c.kind}@${c.line}`)).toEqual(['left-open@85', 'left-open@90']);
+    expect(f.causeLocations![1].message).toMatch(/^This return leaves rows \(the rows Query opened at line 75\) open/);
+    expect(f.causeLocations![1].message).toMatch(/Defer rows\.Close\(\) right after checking the error/);
+  });
+
+  it('nothing when the rows are closed by defer (the same source, the defer added on the Query line)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'leakscope-pool-'));
+    const src = readFileSync(join(SOURCE, 'main.go'), 'utf8');
+    const line = src.split('\n').find((l) => l.includes('rows, err := a.db.Query('))!;
+    const edited = src.replace(line, `${line}; defer rows.Close()`);
+    expect(edited).not.toBe(src);
+    writeFileSync(join(dir, 'main.go'), edited);
+    const a = await exhausted();
+    const { findings } = await explainWithSource(runRules(a), [a], { sourceDir: dir });
+    expect(pool(findings)[0].causeLocations ?? []).toEqual([]);
   });
 });

@@ -69,7 +69,9 @@ export type CauseKind =
   /** a goroutine path that returns without `wg.Done()`, so `wg.Wait()` never returns. */
   | 'missing-done'
   /** a consumer parked in a network write from a function that sets no write deadline. */
-  | 'write-without-deadline';
+  | 'write-without-deadline'
+  /** a path that leaves a database/sql Rows, Tx or Conn open: its connection is never given back. */
+  | 'left-open';
 
 export interface Cause {
   readonly kind: CauseKind;
