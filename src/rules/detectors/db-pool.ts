@@ -28,7 +28,16 @@ interface PoolUse {
   readonly awaiting: number;
 }
 
+/** Once per analysis: asked by the candidate of each waiting site. */
 function poolUse(a: Analysis): PoolUse {
+  let use = useMemo.get(a);
+  if (!use) useMemo.set(a, (use = poolUseOf(a)));
+  return use;
+}
+
+const useMemo = new WeakMap<Analysis, PoolUse>();
+
+function poolUseOf(a: Analysis): PoolUse {
   const inFlight: AnalyzedGroup[] = [];
   let awaiting = 0;
   for (const g of a.groups) {
