@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { analyze, explainWithSource, readDump, runRules } from '../../src/index.js';
 import type { Analysis, AnalyzedGroup } from '../../src/analyze/types.js';
 import type { Finding } from '../../src/rules/types.js';
+import { escalateGrowth } from '../../src/rules/growth.js';
 import { SAMPLES } from '../helpers/paths.js';
 
 const SERVERS = join(SAMPLES, 'servers');
@@ -49,6 +50,20 @@ describe('core/stalled-relay', () => {
     const a = await analysisOf('chat-hub/dumps/stalled.debug2.txt.gz');
     const groups = a.groups.map((g) => (g.blockingSite?.func === 'main.(*hub).run' ? { ...g, count: 3 } : g));
     expect(runRules(withGroups(a, groups)).some((f) => f.ruleId === 'core/stalled-relay')).toBe(false);
+  });
+});
+
+describe('core/stalled-relay over a series', () => {
+  it('a warning in one live snapshot; an error when the senders behind it grew (30 → 35 in one room)', async () => {
+    const stalled = await analysisOf('chat-hub/dumps/stalled.debug2.txt.gz');
+    const joining = await analysisOf('chat-hub/dumps/joining.debug2.txt.gz');
+    const latest = runRules(joining);
+    expect(latest.find((f) => f.ruleId === 'core/stalled-relay')?.severity).toBe('warning');
+    const raised = escalateGrowth(latest, [stalled, joining]).find((f) => f.ruleId === 'core/stalled-relay');
+    expect(raised?.severity).toBe('error');
+    expect(raised?.evidence.facts).toContain('grew across 2 snapshots: 30 → 35 goroutines waiting behind a stalled relay: every stalled peer stays stalled and more join');
+    // The same snapshot twice is no growth.
+    expect(escalateGrowth(latest, [joining, joining]).find((f) => f.ruleId === 'core/stalled-relay')?.severity).toBe('warning');
   });
 });
 

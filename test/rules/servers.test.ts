@@ -84,7 +84,8 @@ describe('real servers under load', () => {
             expect(relay, summary(findings)).toHaveLength(1);
             const f = relay[0];
             expect(findings[0], summary(findings)).toBe(f);
-            expect(f.severity).toBe(r.senders >= 10 ? 'error' : 'warning');
+            // One live snapshot: a warning (a consumer slow for a moment parks the senders too).
+            expect(f.severity).toBe('warning');
             expect(f.location?.func).toBe(r.func);
             const behind = f.evidence.groups.filter((g) => g.role === 'consequence');
             expect(behind.reduce((n, g) => n + g.count, 0)).toBe(r.senders);

@@ -57,20 +57,32 @@ function poolUseOf(a: Analysis): PoolUse {
   return { inFlight, awaiting };
 }
 
+/**
+ * Goroutines of the waiters' own function that are not waiting for a connection: past their query
+ * (iterating rows in the program's code, writing the answer), each may hold one.
+ */
+function pastTheQuery(a: Analysis, waiter: AnalyzedGroup): AnalyzedGroup[] {
+  const func = waiter.blockingSite?.func;
+  if (!func) return [];
+  return a.groups.filter((g) => g !== waiter && !waitsForConnection(g) && g.frames.some((f) => f.func === func));
+}
+
 export const dbPoolDetector: Detector = {
-  description: 'goroutines waiting for a database/sql connection: `variant: busy` while other goroutines are in database calls, else the pool leaked its connections',
+  description: 'goroutines waiting for a database/sql connection: `variant: busy` while other goroutines are in database calls or further in the same function, else the pool leaked its connections',
   vars: ['inFlight', 'awaiting'],
   refine(ctx, _rule, c) {
     const g = c.root;
     if (!g || !waitsForConnection(g)) return null;
     const use = poolUse(ctx.analysis);
-    const n = use.inFlight.reduce((s, x) => s + x.count, 0);
+    const past = pastTheQuery(ctx.analysis, g).filter((x) => !use.inFlight.includes(x));
+    const holders = [...use.inFlight, ...past];
+    const n = holders.reduce((s, x) => s + x.count, 0);
     const awaiting = use.awaiting
       ? ` ${num(use.awaiting)} goroutine${use.awaiting === 1 ? '' : 's'} of database/sql watch the context of an open \`Rows\` or \`Tx\` (\`awaitDone\`): each such value still holds its connection.`
       : '';
     const facts = n
-      ? [`${num(n)} goroutine${n === 1 ? ' is' : 's are'} in database calls: ${use.inFlight.slice(0, 3).map((x) => `${num(x.count)} at ${shortFunc(x.blockingSite?.func ?? x.frames[0].func)} (${siteText(x.blockingSite)})`).join(', ')}`]
-      : ['no goroutine of the dump is in a database call: the connections in use are held by values never closed (Rows, Tx, Conn)'];
+      ? [`${num(n)} goroutine${n === 1 ? '' : 's'} may hold connections (in database calls, or further in ${shortFunc(g.blockingSite!.func)}): ${holders.slice(0, 3).map((x) => `${num(x.count)} at ${shortFunc(x.blockingSite?.func ?? x.frames[0].func)} (${siteText(x.blockingSite)})`).join(', ')}`]
+      : ['no goroutine of the dump is in a database call or further in the waiting function: the connections in use are held by values never closed (Rows, Tx, Conn)'];
     if (use.awaiting) facts.push(`${num(use.awaiting)} open Rows/Tx wait for their context (database/sql awaitDone)`);
     return {
       ...c,

@@ -331,6 +331,11 @@ export const stalledRelayDetector: Detector = {
   },
 };
 
+/** Goroutines waiting behind stalled relays (default thresholds): what grows when consumers keep stalling. */
+export function relaySenders(a: Analysis): number {
+  return stalledRelays(a, 2, 2).reduce((n, r) => n + count(r.senders), 0);
+}
+
 /**
  * `g` is a stalled relay's loop or one of the senders behind it (default thresholds): the wait-for
  * rules do not say of its channel that nobody alive serves it (the relay lives; it waits for its
