@@ -1,9 +1,10 @@
 /**
  * database/sql pools: goroutines parked in `(*DB).conn` wait for a connection because the pool is at
  * its limit (`SetMaxOpenConns`). Whether the connections in use are doing work tells a saturated pool
- * from a leaking one: a goroutine inside a database call holds a connection while it runs; a
- * connection held by a `*sql.Rows`, `*sql.Tx` or `*sql.Conn` that was never closed has no goroutine
- * at all. `variant: busy` (info) when some goroutine is in a database call; otherwise the leak text.
+ * from a leaking one: a goroutine inside a database call holds a connection while it runs, and so
+ * may one further in the waiters' own function (past its query: iterating rows in the program's code,
+ * answering); a connection held by a `*sql.Rows`, `*sql.Tx` or `*sql.Conn` that was never closed has
+ * no goroutine at all. `variant: busy` (info) when some goroutine may hold one; otherwise the leak text.
  */
 import type { Analysis, AnalyzedGroup } from '../../analyze/types.js';
 import type { Detector } from '../candidate.js';
