@@ -6,10 +6,11 @@
  * process only.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { analyze, explainWithSource, readDump, runRules } from '../../src/index.js';
+import { analyze, explainWithSource, readDump, readDumpFrom, runRules } from '../../src/index.js';
 import type { Analysis, AnalyzedGroup } from '../../src/analyze/types.js';
 import type { Finding } from '../../src/rules/types.js';
 import { escalateGrowth } from '../../src/rules/growth.js';
@@ -50,6 +51,27 @@ describe('core/stalled-relay', () => {
     const a = await analysisOf('chat-hub/dumps/stalled.debug2.txt.gz');
     const groups = a.groups.map((g) => (g.blockingSite?.func === 'main.(*hub).run' ? { ...g, count: 3 } : g));
     expect(runRules(withGroups(a, groups)).some((f) => f.ruleId === 'core/stalled-relay')).toBe(false);
+  });
+});
+
+describe('core/stalled-relay in an excerpt', () => {
+  it('four goroutines cut from the real dump, as pasted in a report: the loop, two of its senders, the stuck writer', async () => {
+    const text = gunzipSync(readFileSync(join(SERVERS, 'chat-hub', 'dumps', 'stalled.debug2.txt.gz'))).toString('utf8');
+    const blocks = text.split(/\n\n+/);
+    const pick = (re: RegExp, n: number) => blocks.filter((b) => re.test(b)).slice(0, n);
+    const cut = [
+      ...pick(/^goroutine \d+ \[chan send\]:\nmain\.\(\*hub\)\.run/, 1),
+      ...pick(/^goroutine \d+ \[chan send\]:\nmain\.\(\*client\)\.readPump/, 2),
+      ...pick(/^goroutine \d+ \[IO wait\]:[\s\S]*main\.\(\*client\)\.writePump/, 1),
+    ];
+    expect(cut).toHaveLength(4);
+    const dump = await readDumpFrom('pasted.txt', cut.join('\n\n') + '\n');
+    expect(dump.snapshots[0].context?.kind).toBe('excerpt');
+    const fs = runRules(analyze(dump.snapshots[0]));
+    const f = fs.find((x) => x.ruleId === 'core/stalled-relay');
+    expect(f, summary(fs)).toMatchObject({ severity: 'warning', location: { func: 'main.(*hub).run', line: 57 } });
+    expect(f!.title).toMatch(/^2 goroutines wait to send to main\.\(\*hub\)\.run/);
+    expect(fs.some((x) => x.ruleId === 'core/stuck-wait')).toBe(false);
   });
 });
 

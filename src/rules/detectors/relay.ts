@@ -279,8 +279,10 @@ function stalledRelays(a: Analysis, maxRelays: number, minSenders: number): Stal
   for (const [pkg, relays] of relaysByPkg) {
     for (const relay of relays) {
       const own = channels.get(relay);
+      // Another small loop of the package parked sending counts as a sender: in an excerpt (a few
+      // goroutines pasted in a report) the senders may be as few as the loop's own goroutines.
       const senders = sendersByPkg.get(pkg)!.filter((g) => {
-        if (relays.includes(g) || sameSite(g, relay)) return false;
+        if (g === relay || sameSite(g, relay)) return false;
         // Debug=2: goroutines sending on the relay's own channel are beside it, not behind it.
         const theirs = own && channels.get(g);
         return !theirs || ![...theirs].some((ch) => own.has(ch));
