@@ -6,9 +6,10 @@
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { analyze, explainWithSource, readDump, runRules } from '../../src/index.js';
+import { analyze, explainWithSource, readDump, readDumpFrom, runRules } from '../../src/index.js';
 import type { Analysis, AnalyzedGroup, SiteFrame } from '../../src/analyze/types.js';
 import type { Finding } from '../../src/rules/types.js';
 import { SAMPLES } from '../helpers/paths.js';
@@ -74,6 +75,22 @@ describe('core/db-pool-exhausted', () => {
     const dialing = variant(w, connAt(w), 'example.com/driver.(*Connector).Connect', w.count, true);
     const groups = a.groups.map((g) => (g === w ? dialing : g));
     expect(pool(runRules({ ...a, groups, waits: undefined }))).toEqual([]);
+  });
+});
+
+describe('core/db-pool-exhausted in an excerpt', () => {
+  it('two waiting handlers cut from the real dump: the pool at its limit, no claim about what is not shown', async () => {
+    const text = gunzipSync(readFileSync(join(SAMPLES, 'servers', 'orders-api', 'dumps', 'exhausted.debug2.txt.gz'))).toString('utf8');
+    const cut = text.split(/\n\n+/).filter((b) => b.includes('database/sql.(*DB).conn(')).slice(0, 2);
+    expect(cut).toHaveLength(2);
+    const dump = await readDumpFrom('pasted.txt', cut.join('\n\n') + '\n');
+    expect(dump.snapshots[0].context?.kind).toBe('excerpt');
+    const fs = runRules(analyze(dump.snapshots[0]));
+    const [f] = pool(fs);
+    expect(f).toMatchObject({ severity: 'warning', title: '2 goroutines wait for a database connection at main.go:75: the pool is at its limit' });
+    expect(f.evidence.facts).toContain('the dump is an excerpt: it shows no goroutine in a database call, but what it does not show is unknown');
+    // The wait-for rules leave the pool's waits to it.
+    expect(fs.filter((x) => x.ruleId === 'core/stuck-wait')).toEqual([]);
   });
 });
 

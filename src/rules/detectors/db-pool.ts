@@ -85,9 +85,12 @@ export const dbPoolDetector: Detector = {
       ? [`${num(n)} goroutine${n === 1 ? '' : 's'} may hold connections (in database calls, or further in ${shortFunc(g.blockingSite!.func)}): ${holders.slice(0, 3).map((x) => `${num(x.count)} at ${shortFunc(x.blockingSite?.func ?? x.frames[0].func)} (${siteText(x.blockingSite)})`).join(', ')}`]
       : ['no goroutine of the dump is in a database call or further in the waiting function: the connections in use are held by values never closed (Rows, Tx, Conn)'];
     if (use.awaiting) facts.push(`${num(use.awaiting)} open Rows/Tx wait for their context (database/sql awaitDone)`);
+    // An excerpt shows what its author chose: a holder not shown is unknown, not absent.
+    const excerpt = ctx.analysis.snapshot.context?.kind === 'excerpt';
+    if (excerpt && !n) facts[0] = 'the dump is an excerpt: it shows no goroutine in a database call, but what it does not show is unknown';
     return {
       ...c,
-      ...(n ? { variant: 'busy' } : {}),
+      ...(n ? { variant: 'busy' } : excerpt ? { variant: 'excerpt' } : {}),
       vars: { ...c.vars, inFlight: num(n), awaiting },
       facts: [...c.facts, ...facts],
     };

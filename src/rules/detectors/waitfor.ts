@@ -16,6 +16,7 @@ import {
 import { contextPhrase, provenStuck } from '../context.js';
 import { criticalSectionNote, unseenText } from '../waits/unseen.js';
 import type { Severity } from '../types.js';
+import { waitsForConnection } from './db-pool.js';
 import { inStalledRelay } from './relay.js';
 
 const CONFIDENCE: Record<Confidence, 'high' | 'medium' | 'low'> = { high: 'high', medium: 'medium', low: 'low' };
@@ -202,8 +203,9 @@ function stuckCandidates(ctx: RuleContext, rule: ResolvedRule, kinds: ReadonlySe
   const byGroup = new Map<AnalyzedGroup, StuckWait[]>();
   for (const s of p.stuck) {
     if (!kinds.has(s.kind)) continue;
-    // A relay parked on its consumer's queue, and whoever waits for it, have a receiver alive.
-    if (s.kind === 'channel' && inStalledRelay(ctx.analysis, s.waiter.group)) continue;
+    // A relay parked on its consumer's queue, and whoever waits for it, have a receiver alive; a wait
+    // for a database connection is the pool's (core/db-pool-exhausted says what holds it).
+    if (s.kind === 'channel' && (inStalledRelay(ctx.analysis, s.waiter.group) || waitsForConnection(s.waiter.group))) continue;
     const l = byGroup.get(s.waiter.group);
     if (l) l.push(s);
     else byGroup.set(s.waiter.group, [s]);
