@@ -16,12 +16,8 @@
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # ./regenerate.sh [GO]: with another Go (/usr/lib/go-1.23/bin/go), the dumps go to dumps/go<version>/.
-GO="${1:-go}"
-VERSION="$("$GO" env GOVERSION)"
-OUT="$HERE/dumps"
-[ "$VERSION" = go1.19.8 ] || OUT="$HERE/dumps/${VERSION%.*}"
 source "$HERE/../lib/common.sh"
-mkdir -p "$OUT"
+choose_go "${1:-}"
 (cd "$HERE" && GO111MODULE=off GOPATH="$WORK/gp:/usr/share/gocode" "$GO" build -o "$WORK/chat-hub" main.go)
 
 SRV=127.0.0.1:7601 DBG=http://127.0.0.1:7600

@@ -52,3 +52,13 @@ file_server_scenario() {
 	sigdump "$SERVER" "$sig" "$WORK/server-b.log" "$OUT/healthy.$ext.txt.gz"
 	wait "$load" || true
 }
+# choose_go [GO]: GO, the Go to build with (default `go`, Debian's Go 1.19.8), and OUT, the folder of
+# its dumps: $HERE/dumps for Go 1.19.8, $HERE/dumps/go<major.minor>/ for another (created).
+choose_go() {
+	GO="${1:-go}"
+	local v
+	v="$("$GO" env GOVERSION)"
+	OUT="$HERE/dumps"
+	[ "$v" = go1.19.8 ] || OUT="$HERE/dumps/${v%.*}"
+	mkdir -p "$OUT"
+}
