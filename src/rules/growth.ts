@@ -1,7 +1,8 @@
 /**
  * Findings whose count is judged over a series of one process: a backpressure pile-up (or the senders
  * behind a stalled relay) that grows from snapshot to snapshot is peers stalling one after another and
- * never cut off, an error whatever its size in the latest snapshot. The count is measured the same way in every snapshot (`counters`).
+ * never cut off, an error whatever its size in the latest snapshot. The count is measured the same way
+ * in every snapshot (`counters`).
  */
 import { peerWrites } from '../analyze/peers.js';
 import type { Analysis } from '../analyze/types.js';
