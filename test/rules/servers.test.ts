@@ -10,6 +10,8 @@
  * - gRPC connections are counted per side: a server's accepted transports are no client connections;
  * - a database/sql pool exhausted by connections never given back (Rows left open) is named by
  *   core/db-pool-exhausted at the handlers waiting for a connection, in every format (debug=1 too);
+ * - HTTP requests waiting for a server that stopped answering are named by core/http-awaiting-response
+ *   (info in one snapshot, a warning once they waited a minute), with whether they carry a timeout;
  * - a relay stalled by a peer (one loop hands every message to every client's queue with a plain
  *   send, one client stopped reading) is named by core/stalled-relay at the relay's send, with the
  *   senders waiting behind it as its consequences and the consumer parked writing as related; no
@@ -27,7 +29,7 @@ import { SAMPLES } from '../helpers/paths.js';
 interface DumpExpectation {
   file: string;
   /** `hidden`: debug=1 of a stalled process, whose wait states are not printed: nothing loud is said. */
-  state: 'healthy' | 'stalled' | 'signal' | 'relay' | 'hidden' | 'pool';
+  state: 'healthy' | 'stalled' | 'signal' | 'relay' | 'hidden' | 'pool' | 'awaiting';
   /** Goroutines blocked writing to stalled peers (producers), exactly. */
   stalled?: number;
   /** The clients that stopped reading (the script's N): the count never exceeds it. */
@@ -41,6 +43,8 @@ interface DumpExpectation {
   relay?: { func: string; senders: number; senderFuncs: string[]; writer: string };
   /** `pool`: the site whose goroutines wait for a database connection, and how many. */
   pool?: { func: string; line: number; waiting: number };
+  /** `awaiting`: the site whose HTTP requests wait for a response, how many, and the finding's severity. */
+  awaiting?: { func: string; line: number; waiting: number; severity: 'info' | 'warning' | 'error' };
 }
 
 interface ServerSample {
@@ -97,6 +101,18 @@ describe('real servers under load', () => {
             expect(f.fix).toMatch(/deadline/);
             // Nothing says the senders' receiver is gone: it is the relay, stuck.
             expect(loud.filter((x) => x.ruleId === 'core/blocked-send'), summary(findings)).toEqual([]);
+          } else if (d.state === 'awaiting') {
+            const w = d.awaiting!;
+            const got = findings.filter((f) => f.ruleId === 'core/http-awaiting-response');
+            expect(got, summary(findings)).toHaveLength(1);
+            const f = got[0];
+            expect(f.severity).toBe(w.severity);
+            expect(f.location).toMatchObject({ func: w.func, line: w.line });
+            expect(f.evidence.groups.filter((g) => g.role === 'root').reduce((n, g) => n + g.count, 0)).toBe(w.waiting);
+            expect(f.title).toMatch(new RegExp(`^${w.waiting} HTTP requests wait for a response`));
+            expect(f.evidence.facts.some((x) => /no http\.Client timeout/.test(x)), f.evidence.facts.join('\n')).toBe(true);
+            expect(f.fix).toMatch(/Timeout/);
+            expect(loud.filter((x) => x !== f), summary(findings)).toEqual([]);
           } else if (d.state === 'pool') {
             const p = d.pool!;
             const pool = findings.filter((f) => f.ruleId === 'core/db-pool-exhausted');
