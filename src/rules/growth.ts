@@ -1,11 +1,12 @@
 /**
  * Findings whose count is judged over a series of one process: a backpressure pile-up (or the senders
- * behind a stalled relay) that grows from snapshot to snapshot is peers stalling one after another and
- * never cut off, an error whatever its size in the latest snapshot. The count is measured the same way
+ * behind a stalled relay, or requests waiting for a response) that grows from snapshot to snapshot is
+ * peers stalling one after another and never cut off, an error whatever its size in the latest snapshot. The count is measured the same way
  * in every snapshot (`counters`).
  */
 import { peerWrites } from '../analyze/peers.js';
 import type { Analysis } from '../analyze/types.js';
+import { responseWaits } from './detectors/http-wait.js';
 import { relaySenders } from './detectors/relay.js';
 import { num, stackFuncs } from './frames.js';
 import type { Finding } from './types.js';
@@ -13,6 +14,7 @@ import type { Finding } from './types.js';
 const COUNTERS: Readonly<Record<string, { count: (a: Analysis) => number; what: string }>> = {
   'core/backpressure': { count: (a) => peerWrites(a, stackFuncs(a)).producers, what: 'goroutines blocked writing to stalled peers' },
   'core/stalled-relay': { count: relaySenders, what: 'goroutines waiting behind a stalled relay' },
+  'core/http-awaiting-response': { count: (a) => responseWaits(a).waiting, what: 'HTTP requests waiting for a response' },
 };
 
 /** Counts along the series that never fall and end higher than they began. */

@@ -4,6 +4,7 @@ import { cascadeDetector } from '../cascade.js';
 import { backpressureDetector, grpcConnsDetector } from './backpressure.js';
 import { crashDetector, mapCrashDetector } from './crash.js';
 import { dbPoolDetector } from './db-pool.js';
+import { awaitingResponseDetector } from './http-wait.js';
 import { hiddenCascadeDetector, hiddenStateDetector } from './hidden.js';
 import { hungSetDetector } from './hung.js';
 import { orphanWaitDetector } from './joins.js';
@@ -42,4 +43,5 @@ export const DETECTORS: Readonly<Record<string, Detector>> = {
   'busy-receiver': busyReceiverDetector,
   'behind-relay': behindRelayDetector,
   'db-pool': dbPoolDetector,
+  'awaiting-response': awaitingResponseDetector,
 };
