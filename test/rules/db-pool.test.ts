@@ -106,6 +106,16 @@ describe('core/db-pool-exhausted with the source', () => {
     expect(f.causeLocations![1].message).toMatch(/Defer rows\.Close\(\) right after checking the error/);
   });
 
+  it('nothing when the rows are handed to another function (it may close them)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'leakscope-pool-'));
+    const src = readFileSync(join(SOURCE, 'main.go'), 'utf8');
+    const line = src.split('\n').find((l) => l.includes('rows, err := a.db.Query('))!;
+    writeFileSync(join(dir, 'main.go'), src.replace(line, `${line}; track(rows)`));
+    const a = await exhausted();
+    const { findings } = await explainWithSource(runRules(a), [a], { sourceDir: dir });
+    expect(pool(findings)[0].causeLocations ?? []).toEqual([]);
+  });
+
   it('nothing when the rows are closed by defer (the same source, the defer added on the Query line)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'leakscope-pool-'));
     const src = readFileSync(join(SOURCE, 'main.go'), 'utf8');

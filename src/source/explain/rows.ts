@@ -3,10 +3,11 @@
  * function where goroutines wait for a connection, a query's `Rows` (or a `Tx`, a `Conn`) that some
  * path leaves open. A value closed by `defer` is never left open; otherwise each return after it is
  * opened and before it is closed (the error check right after the call aside: the value is nil
- * there) leaves it open, and so does reaching the function's end with no close at all.
+ * there) leaves it open, and so does reaching the function's end with no close at all. A value
+ * returned or passed to another call is not judged: its owner may close it.
  */
-import { contains, lineOf, type GoFile, type Node } from '../syntax/parser.js';
-import { ancestors, exprList, funcAtLine, methodCall, ownDescendants } from '../syntax/tree.js';
+import { contains, find, lineOf, type GoFile, type Node } from '../syntax/parser.js';
+import { ancestors, callArgs, exprList, funcAtLine, methodCall, ownDescendants } from '../syntax/tree.js';
 import { cause, type Cause } from './cause.js';
 
 /** Calls that take a connection from the pool and the calls that give it back. */
@@ -37,6 +38,8 @@ export function leftOpen(file: GoFile, line: number): Cause[] {
       return !!mc && mc.op.text === name && open.closes.test(mc.name) && c.startIndex > decl.endIndex;
     });
     if (closes.some((c) => ancestors(c, fn).some((a) => a.type === 'defer_statement'))) continue;
+    // Handed on (returned to the caller, passed to another function): closing it is someone else's.
+    if (handedOn(fn, name, calls)) continue;
     const fix = open.fix.replace('NAME', name);
     const opened = `${name} (the ${open.what} ${m!.name} opened at line ${lineOf(decl)})`;
     if (!closes.length) {
@@ -51,6 +54,13 @@ export function leftOpen(file: GoFile, line: number): Cause[] {
     }
   }
   return out;
+}
+
+/** `name` is returned, or passed as an argument to a call: its owner may be elsewhere. */
+function handedOn(fn: Node, name: string, calls: readonly Node[]): boolean {
+  const mentions = (n: Node) => find(n, 'identifier').some((id) => id.text === name);
+  if (ownDescendants(fn, 'return_statement').some(mentions)) return true;
+  return calls.some((c) => callArgs(c).some((arg) => mentions(arg)));
 }
 
 /** The `if err != nil { … }` right after the call's statement, when there is one. */
