@@ -25,7 +25,12 @@ export function siteText(f: (Pick<Frame, 'file' | 'line'> & { readonly func?: st
 
 /** The frame a finding points at: the blocking site, else the first non-runtime frame, else the leaf. */
 export function siteOf(g: AnalyzedGroup): SiteFrame | undefined {
-  return g.blockingSite ?? g.frames.find((f) => f.origin !== 'runtime') ?? g.frames[0];
+  return g.blockingSite ?? innermostCall(g) ?? g.frames[0];
+}
+
+/** The innermost frame past the runtime's: the call the goroutine is parked in (`(*DB).conn`, `roundTrip`). */
+export function innermostCall(g: AnalyzedGroup): SiteFrame | undefined {
+  return g.frames.find((f) => f.origin !== 'runtime');
 }
 
 /**

@@ -8,7 +8,7 @@
  */
 import type { Analysis, AnalyzedGroup } from '../../analyze/types.js';
 import type { Detector } from '../candidate.js';
-import { num, shortFunc, siteText } from '../frames.js';
+import { innermostCall, num, shortFunc, siteText } from '../frames.js';
 
 const SQL = 'database/sql.';
 const WAIT = 'database/sql.(*DB).conn';
@@ -18,8 +18,7 @@ const AWAIT_DONE = /^database\/sql\.\(\*(Rows|Tx)\)\.awaitDone$/;
 
 /** Waiting for a pool slot: `(*DB).conn` is the innermost frame past the runtime (not dialing a new connection). */
 export function waitsForConnection(g: AnalyzedGroup): boolean {
-  const f = g.frames.find((x) => x.origin !== 'runtime');
-  return f?.func === WAIT;
+  return innermostCall(g)?.func === WAIT;
 }
 
 interface PoolUse {

@@ -6,14 +6,14 @@
  */
 import type { Analysis, AnalyzedGroup } from '../../analyze/types.js';
 import type { Detector } from '../candidate.js';
-import { num } from '../frames.js';
+import { innermostCall, num } from '../frames.js';
 
 const ROUND_TRIP = 'net/http.(*persistConn).roundTrip';
 const TIMER = /^net\/http\.setRequestCancel\.func\d+$/;
 
 /** Waiting for a response: roundTrip is the innermost frame past the runtime. */
 export function awaitsResponse(g: AnalyzedGroup): boolean {
-  return g.frames.find((f) => f.origin !== 'runtime')?.func === ROUND_TRIP;
+  return innermostCall(g)?.func === ROUND_TRIP;
 }
 
 /** Goroutines of the analysis waiting for a response (a series' counter), and of net/http's per-request timers. */
