@@ -31,6 +31,13 @@ import { candidate, siteCount, type Detector } from '../candidate.js';
 import { num, receiverType, sameSite, shortFunc, siteText, stackFuncs, startedByGo, userEntry } from '../frames.js';
 import { holdsFor, otherReferences, refIndex } from '../waits/graph.js';
 
+/**
+ * Default `maxRelays` (goroutines of a relay loop at most) and `minSenders` (goroutines behind it at
+ * least): the rules' params when not set, and what the wait-for rules and the series' counter use.
+ */
+const MAX_RELAYS = 2;
+const MIN_SENDERS = 2;
+
 /** Calls between a loop's entry and the site it is parked at (`loop` → `deliver` is one). */
 const MAX_LOOP_DEPTH = 2;
 
@@ -305,7 +312,7 @@ export const stalledRelayDetector: Detector = {
   vars: ['senders', 'relayFunc', 'senderSites', 'consumer', 'consumerBrief'],
   find(ctx, rule) {
     const a = ctx.analysis;
-    return stalledRelays(a, ctx.param(rule, 'maxRelays', 2), ctx.param(rule, 'minSenders', 2)).map(({ relay, senders, consumer }) => {
+    return stalledRelays(a, ctx.param(rule, 'maxRelays', MAX_RELAYS), ctx.param(rule, 'minSenders', MIN_SENDERS)).map(({ relay, senders, consumer }) => {
       const site = relay.blockingSite as SiteFrame;
       const { holders, byType } = lockHolders(a, consumer.stuck);
       const words = stuckText(a, consumer, holders, byType);
@@ -335,7 +342,7 @@ export const stalledRelayDetector: Detector = {
 
 /** Goroutines waiting behind stalled relays (default thresholds): what grows when consumers keep stalling. */
 export function relaySenders(a: Analysis): number {
-  return stalledRelays(a, 2, 2).reduce((n, r) => n + count(r.senders), 0);
+  return stalledRelays(a, MAX_RELAYS, MIN_SENDERS).reduce((n, r) => n + count(r.senders), 0);
 }
 
 /**
@@ -344,7 +351,7 @@ export function relaySenders(a: Analysis): number {
  * consumer), core/stalled-relay explains it.
  */
 export function inStalledRelay(a: Analysis, g: AnalyzedGroup): boolean {
-  return stalledRelays(a, 2, 2).some((r) => r.relay === g || r.senders.includes(g));
+  return stalledRelays(a, MAX_RELAYS, MIN_SENDERS).some((r) => r.relay === g || r.senders.includes(g));
 }
 
 /**
@@ -357,7 +364,7 @@ export const behindRelayDetector: Detector = {
   refine(ctx, rule, c) {
     const g = c.root;
     if (!g || g.waitKind !== 'chan-send' || g.leaked || c.severity === 'info') return c;
-    const r = stalledRelays(ctx.analysis, ctx.param(rule, 'maxRelays', 2), ctx.param(rule, 'minSenders', 2)).find((x) => x.senders.includes(g));
+    const r = stalledRelays(ctx.analysis, ctx.param(rule, 'maxRelays', MAX_RELAYS), ctx.param(rule, 'minSenders', MIN_SENDERS)).find((x) => x.senders.includes(g));
     if (!r) return c;
     return {
       ...c,
@@ -379,7 +386,7 @@ export const busyReceiverDetector: Detector = {
     if (!LIVE.has(ctx.analysis.snapshot.context?.kind)) return c;
     const pkg = sitePackage(g);
     if (pkg === undefined) return c;
-    const busy = (fewLoops(ctx.analysis, 'busy', ctx.param(rule, 'maxRelays', 2)).get(pkg) ?? []).filter((b) => !sameSite(b, g));
+    const busy = (fewLoops(ctx.analysis, 'busy', ctx.param(rule, 'maxRelays', MAX_RELAYS)).get(pkg) ?? []).filter((b) => !sameSite(b, g));
     if (!busy.length) return c;
     const b = busy[0];
     return {
