@@ -136,12 +136,10 @@ function addMethod(out: Set<string>, func: string): void {
   if (m && /^\(|^[A-Za-z_]/.test(m[1])) out.add(`${m[1]}.${m[2]}`);
 }
 
-/** Causes that say the other side of a channel has gone. */
 /** The paths of the waiting site's function that leave a Rows, Tx or Conn open. */
 function poolLeaks(f: Finding, ws: Workspace): Cause[] {
   const site = f.location;
-  const l = site?.file ? ws.index.locate(site.file) : undefined;
-  const file = l ? ws.file(l.rel) : undefined;
+  const file = site?.file ? ws.printedFile(site.file) : undefined;
   return file ? leftOpen(file, site!.line) : [];
 }
 
@@ -150,14 +148,14 @@ function consumerWrites(f: Finding, ws: Workspace): Cause[] {
   const out: Cause[] = [];
   for (const g of f.evidence.groups) {
     if (g.role !== 'related' || g.waitKind !== 'io' || !g.site?.file) continue;
-    const l = ws.index.locate(g.site.file);
-    const file = l ? ws.file(l.rel) : undefined;
+    const file = ws.printedFile(g.site.file);
     const c = file && writeWithoutDeadline(file, g.site.line, g.site.func, g.count);
     if (c) out.push(c);
   }
   return out;
 }
 
+/** Causes that say the other side of a channel has gone. */
 const GONE = new Set<CauseKind>(['consumer-exit', 'receiver-gives-up', 'receiver-returns-early', 'single-receive', 'no-receiver', 'no-sender', 'producer-returns']);
 
 /** Does a goroutine of the dump (the target's or another group's) have a frame in the function around the cause's line? */
@@ -276,8 +274,7 @@ function explainOne(t0: Target, ws: Workspace, warnings: Set<string>): { causes:
   {
     const fileOf = (i: number) => {
       const fr = t.frames[i];
-      const l = fr.file && !isStd(fr) ? ws.index.locate(fr.file, fr.pkg) : undefined;
-      return l ? ws.file(l.rel) : undefined;
+      return fr.file && !isStd(fr) ? ws.printedFile(fr.file, fr.pkg) : undefined;
     };
     const shifts = realign(t.frames, t.at, t.waitKind, fileOf);
     if (shifts && shifts.length > 0) {
@@ -316,10 +313,9 @@ function realignNote(shifts: readonly Shifted[], frames: readonly Frame[]): stri
 function stackMismatch(t: Target, ws: Workspace): string | undefined {
   for (const fr of t.frames.slice(t.at)) {
     if (!fr.file || isStd(fr)) continue;
-    const l = ws.index.locate(fr.file, fr.pkg);
-    const file = l ? ws.file(l.rel) : undefined;
+    const file = ws.printedFile(fr.file, fr.pkg);
     const why = file ? frameMismatch(file, fr.line, fr.func) : undefined;
-    if (why) return `${l!.rel} (${why}, where the dump has ${fr.func || 'a frame'})`;
+    if (why) return `${file!.rel} (${why}, where the dump has ${fr.func || 'a frame'})`;
   }
   return undefined;
 }
@@ -354,8 +350,7 @@ function explainSite(t: Target, ws: Workspace, warnings: Set<string>): Cause[] {
     return undefined;
   };
   const peers = t.peers.flatMap((p) => {
-    const l = isStd(p) ? undefined : ws.index.locate(p.file, p.pkg);
-    const f = l ? ws.file(l.rel) : undefined;
+    const f = isStd(p) ? undefined : ws.printedFile(p.file, p.pkg);
     return f ? [{ file: f, line: p.line }] : [];
   });
   const others = LOCK_WAITS.has(t.waitKind) || CHANNEL_WAITS.has(t.waitKind) || t.waitKind === 'unknown' ? t.others.map((st) => locateStack(ws, st)) : [];
@@ -380,8 +375,7 @@ function explainSite(t: Target, ws: Workspace, warnings: Set<string>): Cause[] {
 /** A stack's frames that are in the checkout (and within their file), with their file and package. */
 function locateStack(ws: Workspace, frames: readonly Frame[]): { file: GoFile; pkg: GoPackage; line: number }[] {
   return frames.flatMap((fr) => {
-    const l = fr.file && !isStd(fr) ? ws.index.locate(fr.file, fr.pkg) : undefined;
-    const file = l ? ws.file(l.rel) : undefined;
+    const file = fr.file && !isStd(fr) ? ws.printedFile(fr.file, fr.pkg) : undefined;
     const pkg = file ? ws.pkgOf(file) : undefined;
     return file && pkg && fr.line >= 1 && fr.line <= file.lines.length ? [{ file, pkg, line: fr.line }] : [];
   });

@@ -95,6 +95,12 @@ export class Workspace implements Packages {
     return this.files.get(join(this.index.root, rel), rel);
   }
 
+  /** The parsed file of the checkout that a path printed in a dump names (`pkg`: its frame's package), if any. */
+  printedFile(printed: string, pkg = ''): GoFile | undefined {
+    const l = this.index.locate(printed, pkg);
+    return l ? this.file(l.rel) : undefined;
+  }
+
   /**
    * The package in directory `dir` ('' = root), loaded once; `name` picks another package of the
    * directory (an external test package `x_test`), else the one most non-test files declare.
