@@ -16,8 +16,19 @@ export function awaitsResponse(g: AnalyzedGroup): boolean {
   return innermostCall(g)?.func === ROUND_TRIP;
 }
 
-/** Goroutines of the analysis waiting for a response (a series' counter), and of net/http's per-request timers. */
+/**
+ * Goroutines of the analysis waiting for a response (a series' counter), and of net/http's per-request
+ * timers: once per analysis (the candidate of each waiting site asks).
+ */
 export function responseWaits(a: Analysis): { waiting: number; timers: number } {
+  let w = waitsMemo.get(a);
+  if (!w) waitsMemo.set(a, (w = countWaits(a)));
+  return w;
+}
+
+const waitsMemo = new WeakMap<Analysis, { waiting: number; timers: number }>();
+
+function countWaits(a: Analysis): { waiting: number; timers: number } {
   let waiting = 0;
   let timers = 0;
   for (const g of a.groups) {
