@@ -1,7 +1,7 @@
 /** Evidence and template variables of a finding, from its groups. */
 import { defineIdOf } from '../analyze/group-key.js';
 import type { Analysis, AnalyzedGroup, SiteFrame } from '../analyze/types.js';
-import { goroutines, isJoinWaiter, num, pct, shortFunc, siteOf, siteText, stateOf, waitText } from './frames.js';
+import { coalescedAt, goroutines, isJoinWaiter, num, pct, shortFunc, siteOf, siteText, stateOf, waitText } from './frames.js';
 import { countText, sentenceVars } from './listing.js';
 import type { EvidenceGroup } from './types.js';
 
@@ -76,6 +76,12 @@ const described = new WeakMap<SiteFrame, Described>();
 /** "300 goroutines in errgroup.(*Group).Wait from proxy.(*Store).listAndWatch (proxy_store.go:116)" */
 export function describe(g: AnalyzedGroup): string {
   const s = siteOf(g);
+  const at = coalescedAt(g);
+  if (at >= 0) {
+    // Waiting in singleflight's Do for another caller's call: named by who called Do.
+    const caller = g.frames[at + 1] ?? g.frames[at];
+    return `${goroutines(g.count)} in ${shortFunc(g.frames[at].func)} from ${whereText(caller)}`;
+  }
   if (isJoinWaiter(g)) {
     const where = s ? whereText(s) : 'an unknown site';
     // The outermost join is the one the program called (errgroup.Wait over its WaitGroup.Wait).
@@ -113,7 +119,7 @@ export function templateVars(
   const wait = waitText(root.wait);
   // A parent group can hold waiters for healthy siblings too (egWait: 300 behind the leak + 80 live).
   const consList = consequences
-    .map((g) => (g.count > root.count ? `${describe(g)} (${num(root.count)} of them behind these)` : describe(g)))
+    .map((g) => (g.count > root.count && coalescedAt(g) < 0 ? `${describe(g)} (${num(root.count)} of them behind these)` : describe(g)))
     .join('; ');
   return {
     count: countText(a.snapshot, root.count),

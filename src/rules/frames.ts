@@ -199,15 +199,52 @@ export function looksStuck(g: AnalyzedGroup): boolean {
   }
 }
 
+/**
+ * singleflight's `Do`: golang.org/x/sync's, groupcache's, the standard library's internal copy, and
+ * the vendored and generic (`Group[K, V]`) copies of them.
+ */
+export const SINGLEFLIGHT_DO = /(^|\/)singleflight\.\(\*Group(\[[^\]]*\])?\)\.Do$/;
+
+const coalescedFrames = new WeakMap<readonly SiteFrame[], number>();
+
+/**
+ * Where a caller of singleflight's `Do` waits for the call another caller of the same key is running
+ * (`WaitGroup.Wait` right inside `Do`): the index of the `Do` frame, else -1. Scanned once per stack.
+ */
+export function coalescedAt(g: AnalyzedGroup): number {
+  let at = coalescedFrames.get(g.frames);
+  if (at === undefined) {
+    at = -1;
+    const f = g.frames;
+    // Past the runtime's and sync's own frames (runtime_Semacquire, and a goroutine's park frames).
+    for (let i = 0; i < f.length - 1 && i < 6; i++) {
+      if (f[i].func !== 'sync.(*WaitGroup).Wait') continue;
+      if (SINGLEFLIGHT_DO.test(f[i + 1].func)) at = i + 1;
+      break;
+    }
+    coalescedFrames.set(g.frames, at);
+  }
+  return at;
+}
+
+/** A caller of singleflight's `Do` waiting for another caller's call of its key (`coalescedAt`). */
+export function isCoalescedWaiter(g: AnalyzedGroup): boolean {
+  return coalescedAt(g) >= 0;
+}
+
 const WAIT_FUNCS = /^sync\.\(\*WaitGroup\)\.Wait$|errgroup\.\(\*Group\)\.Wait$|conc(\/pool)?\.\(\*(WaitGroup|Pool|ErrorPool|ContextPool)\)\.Wait$/;
 
 /** Groups are immutable and asked again and again (links, detectors, evidence): their frames are scanned once. */
 const joinFrames = new WeakMap<readonly SiteFrame[], boolean>();
 
-/** A group parked until other goroutines finish: `WaitGroup.Wait`, `errgroup.Wait`, conc pools. */
+/**
+ * A group parked until other goroutines finish: `WaitGroup.Wait`, `errgroup.Wait`, conc pools. Not a
+ * caller of singleflight's `Do` waiting for another caller's call: it started nothing (`isCoalescedWaiter`).
+ */
 export function isJoinWaiter(g: AnalyzedGroup): boolean {
-  if (g.waitKind === 'waitgroup') return true;
+  if (g.waitKind === 'waitgroup') return coalescedAt(g) < 0;
   if (g.waitKind !== 'semaphore' && g.waitKind !== 'unknown') return false;
+  if (coalescedAt(g) >= 0) return false;
   // Keyed by the frames, which a group's site views (rules/match.ts) share with it.
   let j = joinFrames.get(g.frames);
   if (j === undefined) {

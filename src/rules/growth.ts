@@ -1,11 +1,12 @@
 /**
  * Findings whose count is judged over a series of one process: a backpressure pile-up (or the senders
- * behind a stalled relay, or requests waiting for a response) that grows from snapshot to snapshot is
+ * behind a stalled relay, requests waiting for a response, callers waiting for a shared call) that grows from snapshot to snapshot is
  * peers stalling one after another and never cut off, an error whatever its size in the latest snapshot. The count is measured the same way
  * in every snapshot (`counters`).
  */
 import { peerWrites } from '../analyze/peers.js';
 import type { Analysis } from '../analyze/types.js';
+import { coalescedWaiters } from './detectors/coalesced.js';
 import { responseWaits } from './detectors/http-wait.js';
 import { relaySenders } from './detectors/relay.js';
 import { num, stackFuncs } from './frames.js';
@@ -15,6 +16,7 @@ const COUNTERS: Readonly<Record<string, { count: (a: Analysis) => number; what: 
   'core/backpressure': { count: (a) => peerWrites(a, stackFuncs(a)).producers, what: 'goroutines blocked writing to stalled peers' },
   'core/stalled-relay': { count: relaySenders, what: 'goroutines waiting behind a stalled relay' },
   'core/http-awaiting-response': { count: (a) => responseWaits(a).waiting, what: 'HTTP requests waiting for a response' },
+  'core/coalesced-wait': { count: coalescedWaiters, what: 'goroutines waiting for a shared (singleflight) call' },
 };
 
 /** Counts along the series that never fall and end higher than they began. */

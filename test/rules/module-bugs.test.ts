@@ -20,6 +20,8 @@ interface Case {
   readonly module: string;
   readonly files: { readonly path: string }[];
   readonly stuck: { readonly function: string; readonly line: number }[];
+  /** Goroutines waiting behind the stuck sites: a loud finding naming a stuck site counts them among its consequences. */
+  readonly consequences?: { readonly function: string; readonly line: number; readonly count: number }[];
   readonly holder?: { readonly function: string; readonly line: number };
   readonly verdictRule?: { readonly ruleId: string; readonly variant: string };
 }
@@ -30,8 +32,8 @@ const cases: Case[] = existsSync(ROOT)
   : [];
 
 describe('samples/module-bugs: programs that are themselves well-known modules', () => {
-  it('holds the three shapes (re-entry through a callback, a blocking send under the lock, a lock leaked in a timer callback)', () => {
-    expect(cases.map((c) => c.case).sort()).toEqual(['lru-evict-reenter', 'memberlist-ack-timer', 'raft-observer-send']);
+  it('holds the four shapes (re-entry through a callback, a blocking send under the lock, a lock leaked in a timer callback, callers coalesced behind a stuck singleflight leader)', () => {
+    expect(cases.map((c) => c.case).sort()).toEqual(['groupcache-getter-stall', 'lru-evict-reenter', 'memberlist-ack-timer', 'raft-observer-send']);
   });
   for (const c of cases) {
     for (const f of c.files) {
@@ -42,6 +44,17 @@ describe('samples/module-bugs: programs that are themselves well-known modules',
         const fs = runRules(a);
         const loud = fs.filter((x) => x.severity !== 'info');
         for (const s of c.stuck) expect(loud.some((x) => namesSite(x, s)), `${s.function}:${s.line}\n${summary(fs)}`).toBe(true);
+        for (const q of c.consequences ?? []) {
+          const f = loud.find((x) => c.stuck.some((s) => namesSite(x, s)) && x.evidence.groups.some((g) => g.role === 'consequence' && g.site?.func === q.function && g.site.line === q.line));
+          expect(f, `${q.function}:${q.line}\n${summary(fs)}`).toBeDefined();
+          const behind = f!.evidence.groups.filter((g) => g.role === 'consequence' && g.site?.func === q.function && g.site.line === q.line);
+          expect(behind.reduce((n, g) => n + g.count, 0)).toBe(q.count);
+          // Every one of them is held (not one per stuck goroutine, as behind a WaitGroup's children).
+          expect(f!.evidence.goroutines, f!.evidence.facts.join('\n')).toBeGreaterThanOrEqual(q.count + c.stuck.length);
+          expect(f!.evidence.facts.filter((x) => /goroutines they started/.test(x)), f!.evidence.facts.join('\n')).toEqual([]);
+          // Not goroutines waiting for children they started: whoever waits in singleflight's Do is named by it.
+          expect(loud.some((x) => x.ruleId === 'core/waitgroup-stuck'), summary(fs)).toBe(false);
+        }
         if (c.holder) {
           const self = loud.find((x) => x.ruleId === 'core/double-lock');
           expect(self?.evidence.facts.some((x) => x.includes(c.holder!.function.slice(c.holder!.function.lastIndexOf('/') + 1))), summary(fs)).toBe(true);

@@ -12,6 +12,9 @@
  *   core/db-pool-exhausted at the handlers waiting for a connection, in every format (debug=1 too);
  * - HTTP requests waiting for a server that stopped answering are named by core/http-awaiting-response
  *   (info in one snapshot, a warning once they waited a minute), with whether they carry a timeout;
+ * - callers of singleflight's Do waiting for calls stuck on such a server are named by
+ *   core/coalesced-wait at the calls, with the callers as consequences (not as goroutines waiting for
+ *   children they started); info in one snapshot, a warning once they waited a minute;
  * - a relay stalled by a peer (one loop hands every message to every client's queue with a plain
  *   send, one client stopped reading) is named by core/stalled-relay at the relay's send, with the
  *   senders waiting behind it as its consequences and the consumer parked writing as related; no
@@ -29,7 +32,7 @@ import { SAMPLES } from '../helpers/paths.js';
 interface DumpExpectation {
   file: string;
   /** `hidden`: debug=1 of a stalled process, whose wait states are not printed: nothing loud is said. */
-  state: 'healthy' | 'stalled' | 'signal' | 'relay' | 'hidden' | 'pool' | 'awaiting';
+  state: 'healthy' | 'stalled' | 'signal' | 'relay' | 'hidden' | 'pool' | 'awaiting' | 'coalesced';
   /** Goroutines blocked writing to stalled peers (producers), exactly. */
   stalled?: number;
   /** The clients that stopped reading (the script's N): the count never exceeds it. */
@@ -45,6 +48,11 @@ interface DumpExpectation {
   pool?: { func: string; line: number; waiting: number };
   /** `awaiting`: the site whose HTTP requests wait for a response, how many, and the finding's severity. */
   awaiting?: { func: string; line: number; waiting: number; severity: 'info' | 'warning' | 'error' };
+  /**
+   * `coalesced`: callers of singleflight's Do waiting for the calls other callers run: the calls'
+   * site and goroutines (the leaders), the callers' site and number, and the finding's severity.
+   */
+  coalesced?: { func: string; line: number; calls: number; waitFunc: string; waitLine: number; waiting: number; severity: 'info' | 'warning' | 'error' };
 }
 
 interface ServerSample {
@@ -112,6 +120,23 @@ describe('real servers under load', () => {
             expect(f.title).toMatch(new RegExp(`^${w.waiting} HTTP requests wait for a response`));
             expect(f.evidence.facts.some((x) => /no http\.Client timeout/.test(x)), f.evidence.facts.join('\n')).toBe(true);
             expect(f.fix).toMatch(/Timeout/);
+            expect(loud.filter((x) => x !== f), summary(findings)).toEqual([]);
+          } else if (d.state === 'coalesced') {
+            const w = d.coalesced!;
+            const got = findings.filter((f) => f.ruleId === 'core/coalesced-wait');
+            expect(got, summary(findings)).toHaveLength(1);
+            const f = got[0];
+            expect(f.severity).toBe(w.severity);
+            // Rooted at the calls (where the fix goes), the callers behind them as consequences.
+            expect(f.location).toMatchObject({ func: w.func, line: w.line });
+            expect(f.evidence.groups.filter((g) => g.role === 'root').reduce((n, g) => n + g.count, 0)).toBe(w.calls);
+            const behind = f.evidence.groups.filter((g) => g.role === 'consequence');
+            expect(behind.reduce((n, g) => n + g.count, 0)).toBe(w.waiting);
+            expect(behind.every((g) => g.site?.func === w.waitFunc && g.site.line === w.waitLine)).toBe(true);
+            expect(f.title).toMatch(new RegExp(`^${w.waiting} goroutines wait at \\S+:${w.waitLine} for ${w.calls} shared calls \\(singleflight\\)`));
+            expect(f.fix).toMatch(/DoChan/);
+            // Nothing says the callers wait for goroutines they started.
+            expect(findings.filter((x) => x.ruleId === 'core/waitgroup-stuck'), summary(findings)).toEqual([]);
             expect(loud.filter((x) => x !== f), summary(findings)).toEqual([]);
           } else if (d.state === 'pool') {
             const p = d.pool!;

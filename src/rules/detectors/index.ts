@@ -2,6 +2,7 @@
 import type { Detector } from '../candidate.js';
 import { cascadeDetector } from '../cascade.js';
 import { backpressureDetector, grpcConnsDetector } from './backpressure.js';
+import { coalescedDetector } from './coalesced.js';
 import { crashDetector, mapCrashDetector } from './crash.js';
 import { dbPoolDetector } from './db-pool.js';
 import { awaitingResponseDetector } from './http-wait.js';
@@ -44,4 +45,5 @@ export const DETECTORS: Readonly<Record<string, Detector>> = {
   'behind-relay': behindRelayDetector,
   'db-pool': dbPoolDetector,
   'awaiting-response': awaitingResponseDetector,
+  coalesced: coalescedDetector,
 };

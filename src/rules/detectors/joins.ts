@@ -9,7 +9,7 @@
  */
 import type { Analysis, AnalyzedGroup } from '../../analyze/types.js';
 import type { Detector } from '../candidate.js';
-import { enclosing, isClosure, isJoinWaiter, looksStuck, stackFuncs } from '../frames.js';
+import { enclosing, isClosure, isCoalescedWaiter, isJoinWaiter, looksStuck, stackFuncs } from '../frames.js';
 
 interface ChildIndex {
   /** Groups by the function of their `created by`. */
@@ -77,6 +77,8 @@ export const orphanWaitDetector: Detector = {
   description: 'join waiters: no child left = `variant: orphan` (a missing Done); only idle live children = `variant: live`',
   refine(ctx, _rule, c) {
     const g = c.root;
+    // Callers of singleflight's Do wait for another caller's call, not for children (core/coalesced-wait).
+    if (g && isCoalescedWaiter(g)) return null;
     if (!g || !isJoinWaiter(g)) return c;
     const kids = [...new Set([...ctx.graph.childrenOf(g).map((e) => e.child), ...possibleChildren(g, ctx.analysis)])];
     if (kids.length) {

@@ -8,7 +8,7 @@ import type { AnalyzedGroup, Waiter } from '../../analyze/types.js';
 import { hex } from '../../analyze/args.js';
 import { candidate, type Candidate, type Detector, type ResolvedRule, type RuleContext } from '../candidate.js';
 import { consequencesOf } from '../cascade.js';
-import { shortFunc, siteText } from '../frames.js';
+import { isCoalescedWaiter, shortFunc, siteText } from '../frames.js';
 import {
   goroutineName, groupsOf, identityText, isHarness, objectText, ownText, waitPatterns, where, whoList,
   type Confidence, type LockCycle, type StuckWait, type WaitPatterns,
@@ -17,6 +17,7 @@ import { contextPhrase, provenStuck } from '../context.js';
 import { criticalSectionNote, unseenText } from '../waits/unseen.js';
 import type { Severity } from '../types.js';
 import { waitsForConnection } from './db-pool.js';
+import { awaitsResponse } from './http-wait.js';
 import { inStalledRelay } from './relay.js';
 
 const CONFIDENCE: Record<Confidence, 'high' | 'medium' | 'low'> = { high: 'high', medium: 'medium', low: 'low' };
@@ -204,8 +205,12 @@ function stuckCandidates(ctx: RuleContext, rule: ResolvedRule, kinds: ReadonlySe
   for (const s of p.stuck) {
     if (!kinds.has(s.kind)) continue;
     // A relay parked on its consumer's queue, and whoever waits for it, have a receiver alive; a wait
-    // for a database connection is the pool's (core/db-pool-exhausted says what holds it).
-    if (s.kind === 'channel' && (inStalledRelay(ctx.analysis, s.waiter.group) || waitsForConnection(s.waiter.group))) continue;
+    // for a database connection is the pool's (core/db-pool-exhausted says what holds it); a request
+    // waits on the network, whose reader an excerpt may not show (core/http-awaiting-response); a
+    // caller of singleflight's Do waits for another caller's call (core/coalesced-wait).
+    const w = s.waiter.group;
+    if (s.kind === 'channel' && (inStalledRelay(ctx.analysis, w) || waitsForConnection(w) || awaitsResponse(w))) continue;
+    if (s.kind === 'waitgroup' && isCoalescedWaiter(w)) continue;
     const l = byGroup.get(s.waiter.group);
     if (l) l.push(s);
     else byGroup.set(s.waiter.group, [s]);
