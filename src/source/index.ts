@@ -103,7 +103,7 @@ export async function explainWithSource(findings: Finding[], analyses: Analysis[
         // write comes first.
         if (finding.ruleId === 'core/stalled-relay') generic = [...consumerWrites(finding, ws), ...generic.filter((c) => c.kind !== 'no-cancel-case')];
         // A pool waiter's site is a query, not a channel operation: the paths that leave a connection taken.
-        if (finding.ruleId === 'core/db-pool-exhausted') generic = poolLeaks(finding, ws);
+        if (POOL_RULES.has(finding.ruleId)) generic = poolLeaks(finding, ws);
         // The wait-for check's lines first: at the same line they say more than the generic explanation.
         const causes = check ? settle([...checked, ...generic]) : generic;
         let withCauses = causes.length === 0 ? finding : { ...finding, causeLocations: [...(finding.causeLocations ?? []), ...causes.map((c) => toLocation(c, opts.sourceDir))] };
@@ -154,6 +154,9 @@ function consumerWrites(f: Finding, ws: Workspace): Cause[] {
   }
   return out;
 }
+
+/** Findings of pools whose resources are taken and not given back: their waiters wait in a call that takes one. */
+const POOL_RULES = new Set(['core/db-pool-exhausted', 'core/pool-exhausted']);
 
 /** Causes that say the other side of a channel has gone. */
 const GONE = new Set<CauseKind>(['consumer-exit', 'receiver-gives-up', 'receiver-returns-early', 'single-receive', 'no-receiver', 'no-sender', 'producer-returns']);

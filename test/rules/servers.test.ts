@@ -9,7 +9,8 @@
  *   waiters of a process minutes old are not stuck);
  * - gRPC connections are counted per side: a server's accepted transports are no client connections;
  * - a database/sql pool exhausted by connections never given back (Rows left open) is named by
- *   core/db-pool-exhausted at the handlers waiting for a connection, in every format (debug=1 too);
+ *   core/db-pool-exhausted at the handlers waiting for a connection, in every format (debug=1 too),
+ *   and a redigo or puddle pool exhausted by connections never closed or released by core/pool-exhausted;
  * - HTTP requests waiting for a server that stopped answering are named by core/http-awaiting-response
  *   (info in one snapshot, a warning once they waited a minute), with whether they carry a timeout;
  * - callers of singleflight's Do waiting for calls stuck on such a server are named by
@@ -44,8 +45,11 @@ interface DumpExpectation {
   knownWarnings?: string[];
   /** `relay`: the relay's blocked function, the goroutines waiting to send to it and theirs, its consumer parked writing. */
   relay?: { func: string; senders: number; senderFuncs: string[]; writer: string };
-  /** `pool`: the site whose goroutines wait for a database connection, and how many. */
-  pool?: { func: string; line: number; waiting: number };
+  /**
+   * `pool`: the site whose goroutines wait for a pooled connection, how many, and the rule that names
+   * them (core/db-pool-exhausted for database/sql, the default; core/pool-exhausted for other pools).
+   */
+  pool?: { func: string; line: number; waiting: number; rule?: 'core/db-pool-exhausted' | 'core/pool-exhausted' };
   /** `awaiting`: the site whose HTTP requests wait for a response, how many, and the finding's severity. */
   awaiting?: { func: string; line: number; waiting: number; severity: 'info' | 'warning' | 'error' };
   /**
@@ -140,17 +144,26 @@ describe('real servers under load', () => {
             expect(loud.filter((x) => x !== f), summary(findings)).toEqual([]);
           } else if (d.state === 'pool') {
             const p = d.pool!;
-            const pool = findings.filter((f) => f.ruleId === 'core/db-pool-exhausted');
+            const rule = p.rule ?? 'core/db-pool-exhausted';
+            const pool = findings.filter((f) => f.ruleId === rule);
             expect(pool, summary(findings)).toHaveLength(1);
             const f = pool[0];
             expect(findings[0], summary(findings)).toBe(f);
             expect(['warning', 'error']).toContain(f.severity);
             expect(f.location).toMatchObject({ func: p.func, line: p.line });
             expect(f.evidence.groups.filter((g) => g.role === 'root').reduce((n, g) => n + g.count, 0)).toBe(p.waiting);
-            expect(f.title).toMatch(new RegExp(`^${p.waiting} goroutines wait for a database connection`));
             expect(f.title).toMatch(/no goroutine uses one/);
-            expect(f.fix).toMatch(/rows\.Close\(\)/);
-            expect(f.fix).toMatch(/Rollback/);
+            if (rule === 'core/db-pool-exhausted') {
+              expect(f.title).toMatch(new RegExp(`^${p.waiting} goroutines wait for a database connection`));
+              expect(f.fix).toMatch(/rows\.Close\(\)/);
+              expect(f.fix).toMatch(/Rollback/);
+            } else {
+              expect(f.title).toMatch(new RegExp(`^${p.waiting} goroutines wait for a pooled resource`));
+              expect(f.fix).toMatch(/conn\.Close\(\)/);
+              expect(f.fix).toMatch(/res\.Release\(\)/);
+            }
+            // No other finding says what these waits are (stuck, idle, a lock pile-up).
+            expect(loud.filter((x) => x !== f), summary(findings)).toEqual([]);
           } else if (d.state !== 'stalled') {
             expect(loud.map((f) => f.ruleId).sort(), summary(findings)).toEqual([...(d.knownWarnings ?? [])].sort());
             if (d.state !== 'hidden') expect(peerWrites(a).producers).toBeLessThan(5);

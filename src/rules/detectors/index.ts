@@ -4,13 +4,13 @@ import { cascadeDetector } from '../cascade.js';
 import { backpressureDetector, grpcConnsDetector } from './backpressure.js';
 import { coalescedDetector } from './coalesced.js';
 import { crashDetector, mapCrashDetector } from './crash.js';
-import { dbPoolDetector } from './db-pool.js';
 import { awaitingResponseDetector } from './http-wait.js';
 import { hiddenCascadeDetector, hiddenStateDetector } from './hidden.js';
 import { hungSetDetector } from './hung.js';
 import { orphanWaitDetector } from './joins.js';
 import { lockOrderDetector } from './locks.js';
 import { poolDetector } from './pool.js';
+import { poolWaitDetector } from './pool-wait.js';
 import { provenDetector } from './proven.js';
 import { raceDetector } from './race.js';
 import { behindRelayDetector, busyReceiverDetector, stalledRelayDetector } from './relay.js';
@@ -43,7 +43,7 @@ export const DETECTORS: Readonly<Record<string, Detector>> = {
   'stalled-relay': stalledRelayDetector,
   'busy-receiver': busyReceiverDetector,
   'behind-relay': behindRelayDetector,
-  'db-pool': dbPoolDetector,
+  'pool-wait': poolWaitDetector,
   'awaiting-response': awaitingResponseDetector,
   coalesced: coalescedDetector,
 };

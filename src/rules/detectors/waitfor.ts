@@ -16,7 +16,7 @@ import {
 import { contextPhrase, provenStuck } from '../context.js';
 import { criticalSectionNote, unseenText } from '../waits/unseen.js';
 import type { Severity } from '../types.js';
-import { waitsForConnection } from './db-pool.js';
+import { waitsForConnection } from './pool-wait.js';
 import { awaitsResponse } from './http-wait.js';
 import { inStalledRelay } from './relay.js';
 

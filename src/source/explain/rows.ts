@@ -1,22 +1,29 @@
 /**
- * A database/sql pool whose connections are never given back (core/db-pool-exhausted): in the
- * function where goroutines wait for a connection, a query's `Rows` (or a `Tx`, a `Conn`) that some
- * path leaves open. A value closed by `defer` is never left open; otherwise each return after it is
- * opened and before it is closed (the error check right after the call aside: the value is nil
- * there) leaves it open, and so does reaching the function's end with no close at all. A value
- * returned or passed to another call is not judged: its owner may close it.
+ * A client pool whose connections are never given back (core/db-pool-exhausted, core/pool-exhausted):
+ * in the function where goroutines wait for a connection, a value holding one (a query's `Rows`, a
+ * `Tx`, a `Conn`; a pooled connection from `pool.Get()`, a resource from `Acquire`) that some path
+ * leaves open. A return leaves it open unless a deferred close comes before it, or a close runs before
+ * it in a block the return is in; the error check right after the call aside (the value is nil
+ * there), and reaching the function's end with no close at all leaves it open too. A value returned
+ * or passed to another call is not judged: its owner may close it.
  */
-import { contains, find, lineOf, type GoFile, type Node } from '../syntax/parser.js';
+import { contains, lineOf, type GoFile, type Node } from '../syntax/parser.js';
 import { ancestors, callArgs, exprList, funcAtLine, methodCall, ownDescendants } from '../syntax/tree.js';
 import { cause, type Cause } from './cause.js';
 
-/** Calls that take a connection from the pool and the calls that give it back. */
-const OPENS: Record<string, { what: string; closes: RegExp; fix: string }> = {
+/**
+ * Calls that take a connection from the pool and the calls that give it back. `atWait`: names too
+ * common to judge anywhere (`Get`): only the call the goroutines wait in.
+ */
+const OPENS: Record<string, { what: string; closes: RegExp; fix: string; atWait?: boolean }> = {
   Query: { what: 'rows', closes: /^Close$/, fix: 'defer NAME.Close() right after checking the error' },
   QueryContext: { what: 'rows', closes: /^Close$/, fix: 'defer NAME.Close() right after checking the error' },
   Begin: { what: 'transaction', closes: /^(Commit|Rollback)$/, fix: 'defer NAME.Rollback() right after checking the error (a no-op once committed)' },
   BeginTx: { what: 'transaction', closes: /^(Commit|Rollback)$/, fix: 'defer NAME.Rollback() right after checking the error (a no-op once committed)' },
   Conn: { what: 'connection', closes: /^Close$/, fix: 'defer NAME.Close() right after checking the error' },
+  Get: { what: 'pooled connection', closes: /^Close$/, fix: 'defer NAME.Close() right after Get', atWait: true },
+  GetContext: { what: 'pooled connection', closes: /^Close$/, fix: 'defer NAME.Close() right after checking the error', atWait: true },
+  Acquire: { what: 'pooled resource', closes: /^(Release|Destroy|Hijack)$/, fix: 'defer NAME.Release() right after checking the error', atWait: true },
 };
 
 const ASSIGNS = new Set(['short_var_declaration', 'assignment_statement']);
@@ -32,12 +39,11 @@ export function leftOpen(file: GoFile, line: number): Cause[] {
     const m = call?.type === 'call_expression' ? methodCall(call) : undefined;
     const open = m ? OPENS[m.name] : undefined;
     const name = exprList(decl.childForFieldName('left'))[0]?.text;
-    if (!open || !name || name === '_') continue;
+    if (!open || !name || name === '_' || (open.atWait && lineOf(decl) !== line)) continue;
     const closes = calls.filter((c) => {
       const mc = methodCall(c);
       return !!mc && mc.op.text === name && open.closes.test(mc.name) && c.startIndex > decl.endIndex;
     });
-    if (closes.some((c) => ancestors(c, fn).some((a) => a.type === 'defer_statement'))) continue;
     // Handed on (returned to the caller, passed to another function): closing it is someone else's.
     if (handedOn(fn, name, calls)) continue;
     const fix = open.fix.replace('NAME', name);
@@ -46,26 +52,40 @@ export function leftOpen(file: GoFile, line: number): Cause[] {
       out.push(cause('left-open', file, decl, `Nothing closes ${opened}: its connection is never given back to the pool. ${capital(fix)}.`, 'medium', fn));
       continue;
     }
-    const firstClose = Math.min(...closes.map((c) => c.startIndex));
+    const deferred = closes.filter((c) => ancestors(c, fn).some((a) => a.type === 'defer_statement'));
+    const direct = closes.filter((c) => !deferred.includes(c));
     const errCheck = errCheckAfter(decl);
     for (const ret of ownDescendants(fn, 'return_statement')) {
-      if (ret.startIndex < decl.endIndex || ret.startIndex > firstClose || (errCheck && contains(errCheck, ret))) continue;
+      if (ret.startIndex < decl.endIndex || (errCheck && contains(errCheck, ret))) continue;
+      // A deferred close registered before the return, or a close before it in a block it is in.
+      if (deferred.some((c) => c.startIndex < ret.startIndex)) continue;
+      if (direct.some((c) => c.startIndex < ret.startIndex && contains(blockOf(c, fn), ret))) continue;
       out.push(cause('left-open', file, ret, `This return leaves ${opened} open: its connection is never given back to the pool, and once the pool's limit of them leak every query waits. ${capital(fix)}.`, 'medium', fn));
     }
   }
   return out;
 }
 
-/** `name` is returned, or passed as an argument to a call: its owner may be elsewhere. */
+/** The innermost block (statement list) around `n` within `fn`. */
+function blockOf(n: Node, fn: Node): Node {
+  return ancestors(n, fn).find((a) => a.type === 'block') ?? fn;
+}
+
+/**
+ * `name` itself is returned, or passed as an argument to a call (`track(rows)`, `&rows`): its owner
+ * may be elsewhere. Calling its methods (`redis.String(conn.Do(…))`) hands nothing on.
+ */
 function handedOn(fn: Node, name: string, calls: readonly Node[]): boolean {
-  const mentions = (n: Node) => find(n, 'identifier').some((id) => id.text === name);
-  if (ownDescendants(fn, 'return_statement').some(mentions)) return true;
-  return calls.some((c) => callArgs(c).some((arg) => mentions(arg)));
+  const itself = (n: Node) => n.text === name || n.text === `&${name}`;
+  if (ownDescendants(fn, 'return_statement').some((r) => exprList(r.namedChild(0)).some(itself))) return true;
+  return calls.some((c) => callArgs(c).some(itself));
 }
 
 /** The `if err != nil { … }` right after the call's statement, when there is one. */
 function errCheckAfter(decl: Node): Node | undefined {
-  const next = decl.nextNamedSibling;
+  let next = decl.nextNamedSibling;
+  // (A comment at the end of the call's line is the next sibling.)
+  while (next?.type === 'comment') next = next.nextNamedSibling;
   return next?.type === 'if_statement' && /\berr\b/.test(next.childForFieldName('condition')?.text ?? '') ? next : undefined;
 }
 
