@@ -22,6 +22,7 @@ import { excerpt } from './explain/excerpt.js';
 import { explainLockSite } from './explain/locks.js';
 import { explainWaitSite } from './explain/waitgroup.js';
 import { writeWithoutDeadline } from './explain/deadline.js';
+import { requestWithoutTimeout, uncancellableShare } from './explain/request.js';
 import { leftOpen } from './explain/rows.js';
 import { WAIT_FOR_RULES, WaitForChecks } from './explain/waitfor.js';
 import { DEFAULT_MAX_FILE_BYTES, GoFiles, lineOf, type GoFile } from './syntax/parser.js';
@@ -104,6 +105,8 @@ export async function explainWithSource(findings: Finding[], analyses: Analysis[
         if (finding.ruleId === 'core/stalled-relay') generic = [...consumerWrites(finding, ws), ...generic.filter((c) => c.kind !== 'no-cancel-case')];
         // A pool waiter's site is a query, not a channel operation: the paths that leave a connection taken.
         if (POOL_RULES.has(finding.ruleId)) generic = poolLeaks(finding, ws);
+        // Requests waiting for an answer, and callers sharing one: the calls that wait without a way out.
+        if (REQUEST_RULES.has(finding.ruleId)) generic = [...requestWaits(finding, ws), ...generic];
         // The wait-for check's lines first: at the same line they say more than the generic explanation.
         const causes = check ? settle([...checked, ...generic]) : generic;
         let withCauses = causes.length === 0 ? finding : { ...finding, causeLocations: [...(finding.causeLocations ?? []), ...causes.map((c) => toLocation(c, opts.sourceDir))] };
@@ -157,6 +160,22 @@ function consumerWrites(f: Finding, ws: Workspace): Cause[] {
 
 /** Findings of pools whose resources are taken and not given back: their waiters wait in a call that takes one. */
 const POOL_RULES = new Set(['core/db-pool-exhausted', 'core/pool-exhausted']);
+
+/** Findings of goroutines waiting for an HTTP answer, directly or through a shared (singleflight) call. */
+const REQUEST_RULES = new Set(['core/http-awaiting-response', 'core/coalesced-wait']);
+
+/** The requests without a timeout the finding's roots wait in, and the shared (singleflight) calls its callers wait in. */
+function requestWaits(f: Finding, ws: Workspace): Cause[] {
+  const out: Cause[] = [];
+  const shared = f.ruleId === 'core/coalesced-wait';
+  for (const g of f.evidence.groups) {
+    if (!g.site?.file || (g.role !== 'root' && !(shared && g.role === 'consequence'))) continue;
+    const file = ws.printedFile(g.site.file);
+    const c = file && (g.role === 'root' ? requestWithoutTimeout(file, g.site.line, g.count) : uncancellableShare(file, g.site.line, g.count));
+    if (c) out.push(c);
+  }
+  return out;
+}
 
 /** Causes that say the other side of a channel has gone. */
 const GONE = new Set<CauseKind>(['consumer-exit', 'receiver-gives-up', 'receiver-returns-early', 'single-receive', 'no-receiver', 'no-sender', 'producer-returns']);

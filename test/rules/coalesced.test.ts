@@ -2,13 +2,14 @@
  * core/coalesced-wait on the real avatar-cache dumps (samples/servers/avatar-cache; what each dump
  * holds: test/rules/servers.test.ts), changed one fact at a time: without the calls' goroutines the
  * callers wait for a call nobody in the dump runs; a call run by `DoChan` (its own goroutine, no caller
- * of `Do`) is still theirs; pasted excerpts; and over a series, callers piling up make it an error.
+ * of `Do`) is still theirs; pasted excerpts; over a series, callers piling up make it an error; with
+ * the source, the calls' request without a timeout and the Do the callers cannot leave are pointed at.
  */
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { analyze, readDump, readDumpFrom, runRules } from '../../src/index.js';
+import { analyze, explainWithSource, readDump, readDumpFrom, runRules } from '../../src/index.js';
 import type { Analysis, AnalyzedGroup } from '../../src/analyze/types.js';
 import type { Finding } from '../../src/rules/types.js';
 import { escalateGrowth } from '../../src/rules/growth.js';
@@ -103,5 +104,15 @@ describe('core/coalesced-wait over a series', () => {
     expect(raised.severity).toBe('error');
     expect(raised.evidence.facts.some((x) => /^grew across 2 snapshots: /.test(x)), raised.evidence.facts.join('\n')).toBe(true);
     expect(coalesced(escalateGrowth(latest, [hung, hung]))[0].severity).toBe('info');
+  });
+});
+
+describe('core/coalesced-wait with the source', () => {
+  it("points at the calls' request without a timeout and at the Do the callers cannot leave", async () => {
+    const a = await analysisOf('dumps/hung-1m.debug2.txt.gz');
+    const { findings } = await explainWithSource(runRules(a), [a], { sourceDir: DIR });
+    const [f] = coalesced(findings);
+    expect((f.causeLocations ?? []).map((c) => `${c.kind}@${c.line}`)).toEqual(['request-without-timeout@81', 'uncancellable-share@71']);
+    expect(f.causeLocations![1].message).toMatch(/^12 callers wait here in singleflight's Do .* DoChan/);
   });
 });

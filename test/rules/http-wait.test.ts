@@ -2,11 +2,13 @@
  * core/http-awaiting-response on the real quote-gateway dumps (samples/servers/quote-gateway; what
  * each dump holds: test/rules/servers.test.ts), changed one fact at a time: requests that carry an
  * http.Client timeout (net/http's per-request timer goroutines) are said to; a count that grew across
- * a series is an error.
+ * a series is an error; with the source, the request made through http.DefaultClient is pointed at.
  */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { analyze, readDump, runRules } from '../../src/index.js';
+import { analyze, explainWithSource, readDump, runRules } from '../../src/index.js';
 import type { Analysis, AnalyzedGroup, SiteFrame } from '../../src/analyze/types.js';
 import { escalateGrowth } from '../../src/rules/growth.js';
 import { SAMPLES } from '../helpers/paths.js';
@@ -42,5 +44,30 @@ describe('core/http-awaiting-response', () => {
     const raised = escalateGrowth(runRules(hung), [healthy, hung]).find((f) => f.ruleId === 'core/http-awaiting-response');
     expect(raised?.severity).toBe('error');
     expect(raised?.evidence.facts.some((x) => / → 8 HTTP requests waiting for a response/.test(x))).toBe(true);
+  });
+});
+
+describe('core/http-awaiting-response with the source', () => {
+  const SOURCE = join(SAMPLES, 'servers', 'quote-gateway');
+  const causes = async (dir: string) => {
+    const a = await analysisOf('hung-1m.debug2.txt.gz');
+    const { findings } = await explainWithSource(runRules(a), [a], { sourceDir: dir });
+    return findings.find((f) => f.ruleId === 'core/http-awaiting-response')?.causeLocations ?? [];
+  };
+
+  it('points at the http.Get the requests wait in: http.DefaultClient has no timeout', async () => {
+    const [c, ...more] = await causes(SOURCE);
+    expect(more).toEqual([]);
+    expect(c).toMatchObject({ kind: 'request-without-timeout', line: 43 });
+    expect(c.message).toMatch(/^http\.Get sends the request with http\.DefaultClient, which has no timeout \(8 goroutines wait here/);
+  });
+
+  it('nothing when the request goes through a client of the program (its timeout is not judged)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'leakscope-http-'));
+    const src = readFileSync(join(SOURCE, 'main.go'), 'utf8');
+    const edited = src.replace('res, err := http.Get(', 'res, err := quoteClient.Get(');
+    expect(edited).not.toBe(src);
+    writeFileSync(join(dir, 'main.go'), `${edited}\nvar quoteClient = &http.Client{Timeout: 5 * time.Second}\n`);
+    expect(await causes(dir)).toEqual([]);
   });
 });

@@ -70,8 +70,12 @@ export type CauseKind =
   | 'missing-done'
   /** a consumer parked in a network write from a function that sets no write deadline. */
   | 'write-without-deadline'
-  /** a path that leaves a database/sql Rows, Tx or Conn open: its connection is never given back. */
-  | 'left-open';
+  /** a path that leaves a pool's value (database/sql Rows, Tx, Conn; a pooled connection) open: its connection is never given back. */
+  | 'left-open'
+  /** an HTTP request through http.DefaultClient (no timeout) that goroutines wait in for the answer. */
+  | 'request-without-timeout'
+  /** a call of singleflight's Do that callers wait in for another caller's call, with no way to give up. */
+  | 'uncancellable-share';
 
 export interface Cause {
   readonly kind: CauseKind;
