@@ -1,7 +1,7 @@
 /**
  * Goroutines blocked writing to a peer (backpressure) and the connections they belong to, read from
  * stack shapes alone (every dump format): a write parked in flow control (gRPC's stream write quota,
- * HTTP/2 flow control) or in a socket write waiting for the kernel's send buffer to drain
+ * HTTP/2 flow control, a yamux stream's window) or in a socket write waiting for the kernel's send buffer to drain
  * (`pollDesc.waitWrite` under a net connection's Write, Writev, sendfile or splice), and the roles that
  * exist once per gRPC connection on each side (a server transport's stream reader, a client
  * transport's reader), so that connections are counted once per connection whatever else runs on them.
@@ -9,7 +9,7 @@
 import type { Analysis, AnalyzedGroup, SiteFrame } from './types.js';
 
 /** How a write waits for its peer. */
-export type PeerWriteKind = 'grpc-flow-control' | 'http2-flow-control' | 'socket-write';
+export type PeerWriteKind = 'grpc-flow-control' | 'http2-flow-control' | 'mux-flow-control' | 'socket-write';
 
 export interface PeerWriteGroup {
   readonly group: AnalyzedGroup;
@@ -37,22 +37,34 @@ export interface PeerWrites {
 const GRPC_QUOTA = /^google\.golang\.org\/grpc\/internal\/transport\.\(\*(writeQuota\)\.get|controlBuffer\)\.throttle)$/;
 const HTTP2_FLOW =
   /^(net\/http\.\(\*http2serverConn\)|golang\.org\/x\/net\/http2\.\(\*serverConn\))\.writeDataFromHandler$|^(net\/http\.\(\*http2clientStream\)|golang\.org\/x\/net\/http2\.\(\*clientStream\))\.awaitFlowControl$/;
+/**
+ * A stream of a connection multiplexer (yamux, and its InfluxData fork) waiting for its send window
+ * (`write`), or handing a frame to the session's writer (`waitForSendErr`), under the stream's own
+ * Write (the session also queues window updates and pings through the same wait). A hand-off is a
+ * wait for the peer only while a session's writer is itself stuck on its socket; otherwise it is the
+ * moment a busy writer takes (a healthy feed shows dozens).
+ */
+const MUX_FLOW = /^github\.com\/(hashicorp|influxdata)\/yamux\.\(\*(Stream\)\.write|Session\)\.waitForSendErr)$/;
+const MUX_HANDOFF = /\.\(\*Session\)\.waitForSendErr$/;
+const MUX_WRITE = /^github\.com\/(hashicorp|influxdata)\/yamux\.\(\*Stream\)\.Write$/;
+const MUX_SESSION_WRITER = /^github\.com\/(hashicorp|influxdata)\/yamux\.\(\*Session\)\.send$/;
 const WAIT_WRITE = /^internal\/poll\.\(\*pollDesc\)\.waitWrite$/;
 /** A socket write (not a dial: `netFD.connect` also waits for writability). */
 const NET_WRITE = /^net\.(\(\*(netFD|conn|TCPConn|UnixConn|IPConn|UDPConn)\)\.(Write|write|writeBuffers|writeTo|WriteTo|WriteMsg\w*|ReadFrom|readFrom)|sendFile|splice|\(\*Buffers\)\.WriteTo)$/;
 const DIAL = /^net\.\(\*netFD\)\.connect$/;
 /** Write-path frames above the wait: the stack is still "writing" through these. */
 const WRITE_PATH =
-  /^(internal\/poll\.|net\.|syscall\.|bufio\.\(\*Writer\)\.|crypto\/tls\.\(\*Conn\)\.(Write|write|flush|writeRecord|writeRecordLocked)|io\.(Copy|CopyN|CopyBuffer|copyBuffer|WriteString)$|os\.\(\*(rawConn|File)\)\.|net\/http\.\((\*response|\*chunkWriter|checkConnErrorWriter|\*http2responseWriter|\*http2responseWriterState|\*http2serverConn|\*http2clientStream|\*http2ClientConn|\*http2Framer|\*http2bufferedWriter|http2stickyErrWriter|\*http2writeData|\*http2writeResHeaders)\)\.|golang\.org\/x\/net\/http2\.|google\.golang\.org\/grpc\/internal\/transport\.|google\.golang\.org\/grpc\.\(\*(serverStream|clientStream|csAttempt)\)\.|google\.golang\.org\/grpc\.(sendResponse|\(\*Server\)\.(sendResponse|writeResponse))|runtime\.)/;
+  /^(internal\/poll\.|net\.|syscall\.|bufio\.\(\*Writer\)\.|crypto\/tls\.\(\*Conn\)\.(Write|write|flush|writeRecord|writeRecordLocked)|io\.(Copy|CopyN|CopyBuffer|copyBuffer|WriteString)$|os\.\(\*(rawConn|File)\)\.|net\/http\.\((\*response|\*chunkWriter|checkConnErrorWriter|\*http2responseWriter|\*http2responseWriterState|\*http2serverConn|\*http2clientStream|\*http2ClientConn|\*http2Framer|\*http2bufferedWriter|http2stickyErrWriter|\*http2writeData|\*http2writeResHeaders)\)\.|golang\.org\/x\/net\/http2\.|google\.golang\.org\/grpc\/internal\/transport\.|google\.golang\.org\/grpc\.\(\*(serverStream|clientStream|csAttempt)\)\.|google\.golang\.org\/grpc\.(sendResponse|\(\*Server\)\.(sendResponse|writeResponse))|github\.com\/(hashicorp|influxdata)\/yamux\.|runtime\.)/;
 /** A connection's own writer goroutine: it drains the connection's queue and produces nothing. */
 const CONN_WRITER =
-  /^google\.golang\.org\/grpc\/internal\/transport\.\(\*loopyWriter\)\.run$|^(net\/http\.\(\*http2serverConn\)|golang\.org\/x\/net\/http2\.\(\*serverConn\))\.writeFrameAsync$|^(net\/http\.\(\*persistConn\)|net\/http\.\(\*http2ClientConn\)|golang\.org\/x\/net\/http2\.\(\*ClientConn\))\.writeLoop$/;
+  /^google\.golang\.org\/grpc\/internal\/transport\.\(\*loopyWriter\)\.run$|^(net\/http\.\(\*http2serverConn\)|golang\.org\/x\/net\/http2\.\(\*serverConn\))\.writeFrameAsync$|^(net\/http\.\(\*persistConn\)|net\/http\.\(\*http2ClientConn\)|golang\.org\/x\/net\/http2\.\(\*ClientConn\))\.writeLoop$|^github\.com\/(hashicorp|influxdata)\/yamux\.\(\*Session\)\.send$/;
 
 function kindOf(g: AnalyzedGroup): { kind: PeerWriteKind; at: number } | undefined {
   for (let i = 0; i < g.frames.length; i++) {
     const f = g.frames[i].func;
     if (GRPC_QUOTA.test(f)) return { kind: 'grpc-flow-control', at: i };
     if (HTTP2_FLOW.test(f)) return { kind: 'http2-flow-control', at: i };
+    if (MUX_FLOW.test(f)) return g.frames.some((x) => MUX_WRITE.test(x.func)) ? { kind: 'mux-flow-control', at: i } : undefined;
     if (WAIT_WRITE.test(f)) {
       if (g.frames.some((x) => DIAL.test(x.func)) || !g.frames.some((x) => NET_WRITE.test(x.func))) return undefined;
       return { kind: 'socket-write', at: i };
@@ -79,7 +91,7 @@ function anyFunc(funcs: ReadonlySet<string>, res: readonly RegExp[]): boolean {
 export function peerWrites(a: Analysis, funcs?: ReadonlySet<string>): PeerWrites {
   const groups: PeerWriteGroup[] = [];
   // A group is one only where kindOf finds one of these functions.
-  if (funcs !== undefined && !anyFunc(funcs, [GRPC_QUOTA, HTTP2_FLOW, WAIT_WRITE])) return { groups, blocked: 0, producers: 0 };
+  if (funcs !== undefined && !anyFunc(funcs, [GRPC_QUOTA, HTTP2_FLOW, MUX_FLOW, WAIT_WRITE])) return { groups, blocked: 0, producers: 0 };
   for (const g of a.groups) {
     if (g.waitKind === 'running' || g.waitKind === 'runnable') continue;
     const k = kindOf(g);
@@ -92,9 +104,18 @@ export function peerWrites(a: Analysis, funcs?: ReadonlySet<string>): PeerWrites
     const producer = writer ? undefined : above ?? g.blockingSite;
     groups.push({ group: g, kind: k.kind, wait: g.frames[k.at], ...(write ? { write } : {}), ...(producer ? { producer } : {}) });
   }
-  const blocked = groups.reduce((n, x) => n + x.group.count, 0);
-  const producers = groups.filter((x) => x.producer).reduce((n, x) => n + x.group.count, 0);
-  return { groups, blocked, producers };
+  const kept = handoffsWithoutStuckWriter(groups);
+  const blocked = kept.reduce((n, x) => n + x.group.count, 0);
+  const producers = kept.filter((x) => x.producer).reduce((n, x) => n + x.group.count, 0);
+  return { groups: kept, blocked, producers };
+}
+
+/** `groups` without yamux streams handing frames to their session's writer, unless some session's writer is stuck on its socket. */
+function handoffsWithoutStuckWriter(groups: PeerWriteGroup[]): PeerWriteGroup[] {
+  const handoff = (x: PeerWriteGroup) => x.kind === 'mux-flow-control' && MUX_HANDOFF.test(x.wait.func);
+  if (!groups.some(handoff)) return groups;
+  const stuck = groups.some((x) => x.kind === 'socket-write' && x.group.frames.some((f) => MUX_SESSION_WRITER.test(f.func)));
+  return stuck ? groups : groups.filter((x) => !handoff(x));
 }
 
 /** gRPC connections of one process by side, each counted from a role that runs once per connection. */

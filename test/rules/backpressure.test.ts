@@ -2,7 +2,8 @@
  * core/backpressure and the peer-write classification on stack shapes the real-server samples do not
  * cover: a dial's wait for writability is no write, the healthy send loop (waiting for work) is not
  * counted, a few blocked writes are info, a wait of minutes is an error, a socket write through TLS and
- * bufio names the handler above it. (Real dumps: test/rules/servers.test.ts.)
+ * bufio names the handler above it; yamux streams handing frames to their session's writer wait for
+ * the peer only while such a writer is stuck on its socket. (Real dumps: test/rules/servers.test.ts.)
  */
 import { describe, expect, it } from 'vitest';
 import { peerWrites } from '../../src/analyze/peers.js';
@@ -67,5 +68,28 @@ describe('core/backpressure', () => {
     expect(runRules(analysis([socketWrite(6, PUSH)])).find((x) => x.ruleId === 'core/backpressure')?.severity).toBe('info');
     expect(runRules(analysis([socketWrite(4, PUSH)])).find((x) => x.ruleId === 'core/backpressure')).toBeUndefined();
     expect(runRules(analysis([socketWrite(6, PUSH, { min: 12, max: 14 })])).find((x) => x.ruleId === 'core/backpressure')?.severity).toBe('error');
+  });
+
+  it("yamux streams handing a frame to their session's writer: a moment's wait, unless a session's writer is stuck on its socket", () => {
+    const YAMUX = '/usr/share/gocode/src/github.com/hashicorp/yamux';
+    const handoff = group({
+      count: 30,
+      waitKind: 'select',
+      state: 'select',
+      frames: [
+        `github.com/hashicorp/yamux.(*Session).waitForSendErr @ ${YAMUX}/session.go:360`,
+        `github.com/hashicorp/yamux.(*Stream).write @ ${YAMUX}/stream.go:194`,
+        `github.com/hashicorp/yamux.(*Stream).Write @ ${YAMUX}/stream.go:150`,
+        'example.com/app/feed.(*Feed).stream @ /src/feed/feed.go:84',
+      ],
+    });
+    // A busy session's writer takes frames one at a time: the streams queued for it are no stall.
+    expect(peerWrites(analysis([handoff])).producers).toBe(0);
+    const writer = socketWrite(1, [`github.com/hashicorp/yamux.(*Session).send @ ${YAMUX}/session.go:418`]);
+    const pw = peerWrites(analysis([handoff, writer]));
+    expect(pw.producers).toBe(30);
+    expect(pw.groups.find((x) => x.kind === 'mux-flow-control')?.producer?.func).toBe('example.com/app/feed.(*Feed).stream');
+    // The session's writer drains the connection: it is no producer.
+    expect(pw.groups.find((x) => x.kind === 'socket-write')?.producer).toBeUndefined();
   });
 });

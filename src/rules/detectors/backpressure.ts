@@ -20,6 +20,10 @@ const KIND_TEXT: Record<PeerWriteKind, { what: string; cost: string }> = {
     what: 'HTTP/2 flow control (the stream waits for window from the peer, or for the connection\'s frame writer stuck on the socket)',
     cost: 'each blocked stream holds its response buffer and the DATA frames queued in the connection\'s write scheduler, up to its flow-control window (64 KiB by default, more when the window was raised)',
   },
+  'mux-flow-control': {
+    what: 'a multiplexed stream\'s flow control (yamux: the stream\'s send window is used up, or the session\'s frame writer has not taken the frame)',
+    cost: 'each blocked stream holds the buffer it is writing, and up to its window (256 KiB by default) sits unread at the peer; one session carries every stream of the connection, so a peer that stops reading stalls all of them',
+  },
   'socket-write': {
     what: 'a socket write waiting for the peer to drain the connection (IO wait under Write/Writev/sendfile)',
     cost: 'each blocked connection holds its pending write (the slice passed to Write, a bufio or TLS record buffer of 4–16 KiB, a vectored write\'s whole batch) on top of a kernel send buffer filled to its limit (net.ipv4.tcp_wmem, up to 4 MiB per socket)',
@@ -76,7 +80,7 @@ export const backpressureDetector: Detector = {
     const longest = withProducer.reduce((m, x) => Math.max(m, x.group.wait?.max ?? 0), 0);
     const facts = [
       ...sites.map((l) => `producer: ${goroutines(count(l))} in ${where(l[0].producer)}, blocked in ${KIND_TEXT[l[0].kind].what}${l[0].write ? ` (write call: ${shortFunc(l[0].write.func)})` : ''}, waiting at ${shortFunc(l[0].wait.func)}${waitText(l[0].group.wait) ? `, for ${waitText(l[0].group.wait)}` : ''}`),
-      ...(writers.length ? [`connection writers: ${goroutines(count(writers))} that drain a connection's queue (${[...new Set(writers.map((x) => shortFunc(x.group.frames.find((f) => /loopyWriter|writeFrameAsync|writeLoop/.test(f.func))?.func ?? x.wait.func)))].join(', ')}) are blocked writing too`] : []),
+      ...(writers.length ? [`connection writers: ${goroutines(count(writers))} that drain a connection's queue (${[...new Set(writers.map((x) => shortFunc(x.group.frames.find((f) => /loopyWriter|writeFrameAsync|writeLoop|yamux\.\(\*Session\)\.send$/.test(f.func))?.func ?? x.wait.func)))].join(', ')}) are blocked writing too`] : []),
       ...(conns.serverConns > 0 ? [`gRPC connections: ${num(conns.serverConns)} accepted by this server (one stream reader each)${conns.clientConns ? `, ${num(conns.clientConns)} of its own as a client` : ''}`] : []),
       ...(idleCount ? [`${goroutines(idleCount)} of the same producers wait for work instead (${idle.map((g) => where(g.blockingSite)).slice(0, 3).join(', ')}): their peers read`] : []),
       `cost: ${kinds.map((k) => KIND_TEXT[k].cost).join('; ')}`,
