@@ -23,7 +23,7 @@ import { explainLockSite } from './explain/locks.js';
 import { explainWaitSite } from './explain/waitgroup.js';
 import { writeWithoutDeadline } from './explain/deadline.js';
 import { requestWithoutTimeout, uncancellableShare } from './explain/request.js';
-import { leftOpen } from './explain/rows.js';
+import { leftOpen, type PoolValues } from './explain/rows.js';
 import { WAIT_FOR_RULES, WaitForChecks } from './explain/waitfor.js';
 import { DEFAULT_MAX_FILE_BYTES, GoFiles, lineOf, type GoFile } from './syntax/parser.js';
 import { FUNC_TYPES, funcAtLine, nodesAtLine } from './syntax/tree.js';
@@ -104,7 +104,8 @@ export async function explainWithSource(findings: Finding[], analyses: Analysis[
         // write comes first.
         if (finding.ruleId === 'core/stalled-relay') generic = [...consumerWrites(finding, ws), ...generic.filter((c) => c.kind !== 'no-cancel-case')];
         // A pool waiter's site is a query, not a channel operation: the paths that leave a connection taken.
-        if (POOL_RULES.has(finding.ruleId)) generic = poolLeaks(finding, ws);
+        const values = POOL_RULES.get(finding.ruleId);
+        if (values) generic = poolLeaks(finding, ws, values);
         // Requests waiting for an answer, and callers sharing one: the calls that wait without a way out.
         if (REQUEST_RULES.has(finding.ruleId)) generic = [...requestWaits(finding, ws), ...generic];
         // The wait-for check's lines first: at the same line they say more than the generic explanation.
@@ -139,11 +140,11 @@ function addMethod(out: Set<string>, func: string): void {
   if (m && /^\(|^[A-Za-z_]/.test(m[1])) out.add(`${m[1]}.${m[2]}`);
 }
 
-/** The paths of the waiting site's function that leave a Rows, Tx or Conn open. */
-function poolLeaks(f: Finding, ws: Workspace): Cause[] {
+/** The paths of the waiting site's function that leave a value holding a connection open (Rows, Tx, Conn; a pooled connection; a response). */
+function poolLeaks(f: Finding, ws: Workspace, values: PoolValues): Cause[] {
   const site = f.location;
   const file = site?.file ? ws.printedFile(site.file) : undefined;
-  return file ? leftOpen(file, site!.line) : [];
+  return file ? leftOpen(file, site!.line, values) : [];
 }
 
 /** The writes a stalled relay's consumers are parked in (its related groups in IO), where no deadline is set. */
@@ -158,8 +159,12 @@ function consumerWrites(f: Finding, ws: Workspace): Cause[] {
   return out;
 }
 
-/** Findings of pools whose resources are taken and not given back: their waiters wait in a call that takes one. */
-const POOL_RULES = new Set(['core/db-pool-exhausted', 'core/pool-exhausted']);
+/** Findings of pools whose resources are taken and not given back, and which values hold them: their waiters wait in a call that takes one. */
+const POOL_RULES = new Map<string, PoolValues>([
+  ['core/db-pool-exhausted', 'pool'],
+  ['core/pool-exhausted', 'pool'],
+  ['core/http-conns-exhausted', 'response'],
+]);
 
 /** Findings of goroutines waiting for an HTTP answer, directly or through a shared (singleflight) call. */
 const REQUEST_RULES = new Set(['core/http-awaiting-response', 'core/coalesced-wait']);

@@ -1,9 +1,11 @@
 /**
- * core/pool-exhausted on the real session-store (redigo) and quote-pool (puddle) dumps
+ * core/pool-exhausted on the real session-store (redigo) and quote-pool (puddle) dumps, and
+ * core/http-conns-exhausted on catalog-proxy's (an HTTP transport at MaxConnsPerHost)
  * (samples/servers/; what each dump holds: test/rules/servers.test.ts), changed one fact at a time:
  * a goroutine inside a call of the pool's library makes it a saturated pool (info); puddle's helper
  * goroutines (one per waiter, on the pool's Cond) are the library's own, not users; an excerpt says
- * what it cannot see; with the source, the early return before the deferred close is the one named.
+ * what it cannot see; with the source, the early return before the deferred close is the one named;
+ * a dial or a request in flight makes the transport busy, not leaking.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -108,5 +110,37 @@ describe('core/pool-exhausted with the source', () => {
     expect(edited).not.toBe(src);
     writeFileSync(join(dir, 'main.go'), edited);
     expect(await causes('session-store/dumps/exhausted.debug2.txt.gz', dir)).toEqual([]);
+  });
+});
+
+describe('core/http-conns-exhausted', () => {
+  const conns = (fs: Finding[]) => fs.filter((f) => f.ruleId === 'core/http-conns-exhausted');
+
+  it('8 requests wait for a connection to the host and 4 connections wait for their bodies: the leak', async () => {
+    const fs = runRules(await analysisOf('catalog-proxy/dumps/exhausted.debug2.txt.gz'));
+    const [f, ...more] = conns(fs);
+    expect(more).toEqual([]);
+    expect(f).toMatchObject({ severity: 'warning', location: { func: 'main.(*proxy).item', line: 83 } });
+    expect(f.evidence.facts).toContain('4 connections wait for their response body to be read or closed (persistConn.readLoop in select)');
+    // Their readLoops and writeLoops are the transport's own: no request is said to be in flight.
+    expect(f.title).toMatch(/no request uses one/);
+  });
+
+  it('a dial in flight (the transport making a connection for a waiter) makes it busy: info', async () => {
+    const a = await analysisOf('catalog-proxy/dumps/exhausted.debug2.txt.gz');
+    const w = a.groups.find((g) => g.blockingSite?.func === 'main.(*proxy).item')!;
+    const dial: SiteFrame = { ...w.frames[0], func: 'net/http.(*Transport).dialConnFor', file: 'net/http/transport.go', line: 1467, origin: 'stdlib' };
+    const dialing: AnalyzedGroup = { ...w, id: 'dial', key: 'dial', count: 1, waitKind: 'io', frames: [dial], blockingSite: undefined };
+    const [f] = conns(runRules({ ...a, groups: [...a.groups, dialing], waits: undefined }));
+    expect(f).toMatchObject({ severity: 'info', title: '8 HTTP requests wait for a connection at main.go:83 while 1 may hold one' });
+  });
+
+  it('with the source: the return after the status check, before the deferred Body.Close', async () => {
+    const a = await analysisOf('catalog-proxy/dumps/exhausted.debug2.txt.gz');
+    const { findings } = await explainWithSource(runRules(a), [a], { sourceDir: join(SERVERS, 'catalog-proxy') });
+    const cs = conns(findings)[0].causeLocations ?? [];
+    expect(cs.map((c) => `${c.kind}@${c.line}`)).toEqual(['left-open@92']);
+    expect(cs[0].message).toMatch(/^This return leaves res \(the response Get opened at line 83\) open: its connection is never given back to the transport/);
+    expect(cs[0].message).toMatch(/Defer res\.Body\.Close\(\)/);
   });
 });

@@ -10,7 +10,8 @@
  * - gRPC connections are counted per side: a server's accepted transports are no client connections;
  * - a database/sql pool exhausted by connections never given back (Rows left open) is named by
  *   core/db-pool-exhausted at the handlers waiting for a connection, in every format (debug=1 too),
- *   and a redigo or puddle pool exhausted by connections never closed or released by core/pool-exhausted;
+ *   a redigo or puddle pool exhausted by connections never closed or released by core/pool-exhausted,
+ *   and an HTTP transport at MaxConnsPerHost whose responses were never closed by core/http-conns-exhausted;
  * - HTTP requests waiting for a server that stopped answering are named by core/http-awaiting-response
  *   (info in one snapshot, a warning once they waited a minute), with whether they carry a timeout;
  * - callers of singleflight's Do waiting for calls stuck on such a server are named by
@@ -47,9 +48,10 @@ interface DumpExpectation {
   relay?: { func: string; senders: number; senderFuncs: string[]; writer: string };
   /**
    * `pool`: the site whose goroutines wait for a pooled connection, how many, and the rule that names
-   * them (core/db-pool-exhausted for database/sql, the default; core/pool-exhausted for other pools).
+   * them (core/db-pool-exhausted for database/sql, the default; core/pool-exhausted for other client
+   * pools; core/http-conns-exhausted for an HTTP transport at MaxConnsPerHost).
    */
-  pool?: { func: string; line: number; waiting: number; rule?: 'core/db-pool-exhausted' | 'core/pool-exhausted' };
+  pool?: { func: string; line: number; waiting: number; rule?: 'core/db-pool-exhausted' | 'core/pool-exhausted' | 'core/http-conns-exhausted' };
   /** `awaiting`: the site whose HTTP requests wait for a response, how many, and the finding's severity. */
   awaiting?: { func: string; line: number; waiting: number; severity: 'info' | 'warning' | 'error' };
   /**
@@ -152,8 +154,11 @@ describe('real servers under load', () => {
             expect(['warning', 'error']).toContain(f.severity);
             expect(f.location).toMatchObject({ func: p.func, line: p.line });
             expect(f.evidence.groups.filter((g) => g.role === 'root').reduce((n, g) => n + g.count, 0)).toBe(p.waiting);
-            expect(f.title).toMatch(/no goroutine uses one/);
-            if (rule === 'core/db-pool-exhausted') {
+            expect(f.title).toMatch(/no (goroutine|request) uses one/);
+            if (rule === 'core/http-conns-exhausted') {
+              expect(f.title).toMatch(new RegExp(`^${p.waiting} HTTP requests wait for a connection`));
+              expect(f.fix).toMatch(/defer resp\.Body\.Close\(\)/);
+            } else if (rule === 'core/db-pool-exhausted') {
               expect(f.title).toMatch(new RegExp(`^${p.waiting} goroutines wait for a database connection`));
               expect(f.fix).toMatch(/rows\.Close\(\)/);
               expect(f.fix).toMatch(/Rollback/);

@@ -10,12 +10,14 @@
  *
  * What a pool looks like is the rule's data (`params`): `wait`, the waiter's innermost frame past the
  * runtime and sync's; `use`, the library's frames (a goroutine in one uses a resource); `background`,
- * the library's own goroutines (no users); `holding`, goroutines each of which stands for a resource
- * held (database/sql's watchers of an open Rows or Tx). The defaults are database/sql's.
+ * the library's own goroutines (no users); `holding` (parked in `holdingWait`), goroutines each of
+ * which stands for a resource held (database/sql's watchers of an open Rows or Tx; net/http's reader
+ * of a connection whose response body is still open), said by `holdingText` and `holdingFact`. The
+ * defaults are database/sql's.
  */
 import type { Analysis, AnalyzedGroup, SiteFrame } from '../../analyze/types.js';
 import type { Detector, ResolvedRule, RuleContext } from '../candidate.js';
-import { num, shortFunc, siteText } from '../frames.js';
+import { goroutines, num, shortFunc, siteText } from '../frames.js';
 import { re } from '../match.js';
 
 /** What one pool library looks like in a dump (regular expressions on function names). */
@@ -24,6 +26,8 @@ export interface PoolShape {
   readonly use: RegExp;
   readonly background?: RegExp;
   readonly holding?: RegExp;
+  /** The wait kind a `holding` goroutine is parked in (a connection's reader waiting for its body: `select`), any when unset. */
+  readonly holdingWait?: string;
 }
 
 /** database/sql: the opener and cleaner, and the watchers of Rows and Tx contexts, are its own. */
@@ -82,7 +86,7 @@ function poolUseOf(a: Analysis, shape: PoolShape): PoolUse {
     let uses = false;
     for (const f of g.frames) {
       if (!shape.use.test(f.func)) continue;
-      if (shape.holding?.test(f.func)) holding += g.count;
+      if (shape.holding?.test(f.func) && (!shape.holdingWait || g.waitKind === shape.holdingWait)) holding += g.count;
       if (shape.background?.test(f.func)) {
         uses = false;
         break;
@@ -112,7 +116,8 @@ function shapeOf(ctx: RuleContext, rule: ResolvedRule): PoolShape {
     const p = ctx.param(rule, name, '');
     return p ? re(p) : undefined;
   };
-  return { wait: re(wait), use: re(ctx.param(rule, 'use', wait)), background: opt('background'), holding: opt('holding') };
+  const holdingWait = ctx.param(rule, 'holdingWait', '');
+  return { wait: re(wait), use: re(ctx.param(rule, 'use', wait)), background: opt('background'), holding: opt('holding'), ...(holdingWait ? { holdingWait } : {}) };
 }
 
 export const poolWaitDetector: Detector = {
@@ -129,12 +134,12 @@ export const poolWaitDetector: Detector = {
     const n = holders.reduce((s, x) => s + x.count, 0);
     const held = use.holding;
     const awaiting = held
-      ? ` ${num(held)} goroutine${held === 1 ? '' : 's'} of database/sql watch the context of an open \`Rows\` or \`Tx\` (\`awaitDone\`): each such value still holds its connection.`
+      ? ` ${ctx.param(rule, 'holdingText', '{n} of database/sql watch the context of an open `Rows` or `Tx` (`awaitDone`): each such value still holds its connection.').replace('{n}', goroutines(held))}`
       : '';
     const facts = n
       ? [`${num(n)} goroutine${n === 1 ? '' : 's'} may hold ${ctx.param(rule, 'resources', 'connections')} (in ${calls}, or further in ${shortFunc(g.blockingSite!.func)}): ${holders.slice(0, 3).map((x) => `${num(x.count)} at ${shortFunc(x.blockingSite?.func ?? x.frames[0].func)} (${siteText(x.blockingSite)})`).join(', ')}`]
       : [ctx.param(rule, 'noneFact', 'no goroutine of the dump is in a database call or further in the waiting function: the connections in use are held by values never closed (Rows, Tx, Conn)')];
-    if (held) facts.push(`${num(held)} open Rows/Tx wait for their context (database/sql awaitDone)`);
+    if (held) facts.push(ctx.param(rule, 'holdingFact', '{n} open Rows/Tx wait for their context (database/sql awaitDone)').replace('{n}', num(held)));
     // An excerpt shows what its author chose: a holder not shown is unknown, not absent.
     const excerpt = ctx.analysis.snapshot.context?.kind === 'excerpt';
     if (excerpt && !n) facts[0] = `the dump is an excerpt: it shows no goroutine in ${ctx.param(rule, 'call', 'a database call')}, but what it does not show is unknown`;

@@ -12,10 +12,21 @@ import { ancestors, callArgs, exprList, funcAtLine, methodCall, ownDescendants }
 import { cause, type Cause } from './cause.js';
 
 /**
- * Calls that take a connection from the pool and the calls that give it back. `atWait`: names too
- * common to judge anywhere (`Get`): only the call the goroutines wait in.
+ * A call that takes a connection and the calls that give it back: `closes` on the value (or on its
+ * field `via`: a response's `Body`). `atWait`: names too common to judge anywhere (`Get`): only the
+ * call the goroutines wait in. `leak`: what a return that leaves it open does.
  */
-const OPENS: Record<string, { what: string; closes: RegExp; fix: string; atWait?: boolean }> = {
+interface Open {
+  readonly what: string;
+  readonly closes: RegExp;
+  readonly via?: string;
+  readonly fix: string;
+  readonly atWait?: boolean;
+  readonly leak?: string;
+}
+
+/** What holds a connection of a client pool: database/sql's values, a pooled connection or resource. */
+const POOL_OPENS: Record<string, Open> = {
   Query: { what: 'rows', closes: /^Close$/, fix: 'defer NAME.Close() right after checking the error' },
   QueryContext: { what: 'rows', closes: /^Close$/, fix: 'defer NAME.Close() right after checking the error' },
   Begin: { what: 'transaction', closes: /^(Commit|Rollback)$/, fix: 'defer NAME.Rollback() right after checking the error (a no-op once committed)' },
@@ -26,10 +37,26 @@ const OPENS: Record<string, { what: string; closes: RegExp; fix: string; atWait?
   Acquire: { what: 'pooled resource', closes: /^(Release|Destroy|Hijack)$/, fix: 'defer NAME.Release() right after checking the error', atWait: true },
 };
 
+const RESPONSE: Open = {
+  what: 'response',
+  closes: /^Close$/,
+  via: 'Body',
+  fix: 'defer NAME.Body.Close() right after checking the error, before any status check',
+  atWait: true,
+  leak: "its connection is never given back to the transport, and once MaxConnsPerHost of them leak every request to the host waits",
+};
+
+/** What holds a connection of an HTTP client's transport: a response whose body is not closed. */
+const RESPONSE_OPENS: Record<string, Open> = { Get: RESPONSE, Do: RESPONSE, Post: RESPONSE, PostForm: RESPONSE, Head: RESPONSE };
+
+/** Which values hold the pool's connections: a client pool's (database/sql, redigo, puddle) or an HTTP transport's. */
+export type PoolValues = 'pool' | 'response';
+
 const ASSIGNS = new Set(['short_var_declaration', 'assignment_statement']);
 
-/** The returns of the function at `line` that leave a Rows, Tx or Conn it opened open. */
-export function leftOpen(file: GoFile, line: number): Cause[] {
+/** The returns of the function at `line` that leave a value holding a connection it took open (Rows, Tx, Conn; a pooled connection; a response). */
+export function leftOpen(file: GoFile, line: number, values: PoolValues = 'pool'): Cause[] {
+  const opens = values === 'response' ? RESPONSE_OPENS : POOL_OPENS;
   const fn = funcAtLine(file.root, line);
   if (!fn) return [];
   const out: Cause[] = [];
@@ -37,12 +64,12 @@ export function leftOpen(file: GoFile, line: number): Cause[] {
   for (const decl of ownDescendants(fn, ASSIGNS)) {
     const call = exprList(decl.childForFieldName('right'))[0];
     const m = call?.type === 'call_expression' ? methodCall(call) : undefined;
-    const open = m ? OPENS[m.name] : undefined;
+    const open = m ? opens[m.name] : undefined;
     const name = exprList(decl.childForFieldName('left'))[0]?.text;
     if (!open || !name || name === '_' || (open.atWait && lineOf(decl) !== line)) continue;
     const closes = calls.filter((c) => {
       const mc = methodCall(c);
-      return !!mc && mc.op.text === name && open.closes.test(mc.name) && c.startIndex > decl.endIndex;
+      return !!mc && mc.op.text === (open.via ? `${name}.${open.via}` : name) && open.closes.test(mc.name) && c.startIndex > decl.endIndex;
     });
     // Handed on (returned to the caller, passed to another function): closing it is someone else's.
     if (handedOn(fn, name, calls)) continue;
@@ -60,7 +87,7 @@ export function leftOpen(file: GoFile, line: number): Cause[] {
       // A deferred close registered before the return, or a close before it in a block it is in.
       if (deferred.some((c) => c.startIndex < ret.startIndex)) continue;
       if (direct.some((c) => c.startIndex < ret.startIndex && contains(blockOf(c, fn), ret))) continue;
-      out.push(cause('left-open', file, ret, `This return leaves ${opened} open: its connection is never given back to the pool, and once the pool's limit of them leak every query waits. ${capital(fix)}.`, 'medium', fn));
+      out.push(cause('left-open', file, ret, `This return leaves ${opened} open: ${open.leak ?? "its connection is never given back to the pool, and once the pool's limit of them leak every query waits"}. ${capital(fix)}.`, 'medium', fn));
     }
   }
   return out;
