@@ -14,6 +14,9 @@
  *   and an HTTP transport at MaxConnsPerHost whose responses were never closed by core/http-conns-exhausted;
  * - HTTP requests waiting for a server that stopped answering are named by core/http-awaiting-response
  *   (info in one snapshot, a warning once they waited a minute), with whether they carry a timeout;
+ * - a lock held across a socket write to a client that stopped reading, with goroutines queued for it,
+ *   names the writer (core/lock-held-blocked by the lock's address in debug=2 and signal dumps;
+ *   core/lock-pileup's likely holder by stack shape in debug=0/1);
  * - callers of singleflight's Do waiting for calls stuck on such a server are named by
  *   core/coalesced-wait at the calls, with the callers as consequences (not as goroutines waiting for
  *   children they started); info in one snapshot, a warning once they waited a minute;
@@ -34,7 +37,7 @@ import { SAMPLES } from '../helpers/paths.js';
 interface DumpExpectation {
   file: string;
   /** `hidden`: debug=1 of a stalled process, whose wait states are not printed: nothing loud is said. */
-  state: 'healthy' | 'stalled' | 'signal' | 'relay' | 'hidden' | 'pool' | 'awaiting' | 'coalesced';
+  state: 'healthy' | 'stalled' | 'signal' | 'relay' | 'hidden' | 'pool' | 'awaiting' | 'coalesced' | 'heldwrite' | 'heldwrite-unlinked';
   /** Goroutines blocked writing to stalled peers (producers), exactly. */
   stalled?: number;
   /** The clients that stopped reading (the script's N): the count never exceeds it. */
@@ -59,6 +62,13 @@ interface DumpExpectation {
    * site and goroutines (the leaders), the callers' site and number, and the finding's severity.
    */
   coalesced?: { func: string; line: number; calls: number; waitFunc: string; waitLine: number; waiting: number; severity: 'info' | 'warning' | 'error' };
+  /**
+   * `heldwrite`: a lock held across a socket write to a peer that stopped reading: the holders' function
+   * and line (at the write), how many goroutines queue for the lock (at `queuedLine` of the same
+   * function), how many hold one (default 1). Linked by the lock's address (core/lock-held-blocked);
+   * `heldwrite-unlinked` (debug=0/1, no addresses): by stack shape (core/lock-pileup's likely holder).
+   */
+  heldwrite?: { holder: string; holderLine: number; queued: number; queuedLine: number; holders?: number; severity?: 'info' | 'warning' | 'none' };
 }
 
 interface ServerSample {
@@ -144,6 +154,35 @@ describe('real servers under load', () => {
             // Nothing says the callers wait for goroutines they started.
             expect(findings.filter((x) => x.ruleId === 'core/waitgroup-stuck'), summary(findings)).toEqual([]);
             expect(loud.filter((x) => x !== f), summary(findings)).toEqual([]);
+          } else if (d.state === 'heldwrite' || d.state === 'heldwrite-unlinked') {
+            const h = d.heldwrite!;
+            const holders = h.holders ?? 1;
+            const severity = h.severity ?? 'warning';
+            // Below the evidence one live snapshot needs (a few queued behind a peer slow for a moment).
+            if (severity === 'none') {
+              expect(loud, summary(findings)).toEqual([]);
+              return;
+            }
+            const heard = findings.filter((f) => f.ruleId === 'core/lock-held-blocked' || f.ruleId === 'core/lock-pileup');
+            expect(heard, summary(findings)).toHaveLength(1);
+            const f = heard[0];
+            expect(f.severity).toBe(severity);
+            expect(loud.filter((x) => x !== f), summary(findings)).toEqual([]);
+            expect(f.fix).toMatch(/SetWriteDeadline/);
+            if (d.state === 'heldwrite') {
+              // Linked by the lock's address: the holder is the root, the queue its consequences.
+              expect(f.ruleId).toBe('core/lock-held-blocked');
+              expect(f.location).toMatchObject({ func: h.holder, line: h.holderLine });
+              expect(f.evidence.groups.filter((g) => g.role === 'root').reduce((n, g) => n + g.count, 0)).toBe(holders);
+              expect(f.evidence.groups.filter((g) => g.role === 'consequence' && g.waitKind === 'mutex').reduce((n, g) => n + g.count, 0)).toBe(h.queued);
+              expect(f.title).toMatch(/^Lock held while writing to a peer that does not read/);
+            } else {
+              // By shape: the pile-up, its likely holders related.
+              expect(f.ruleId).toBe('core/lock-pileup');
+              expect(f.evidence.groups.filter((g) => g.role === 'root').reduce((n, g) => n + g.count, 0)).toBe(h.queued);
+              expect(f.evidence.groups.filter((g) => g.role === 'related' && g.waitKind === 'io').reduce((n, g) => n + g.count, 0)).toBe(holders);
+              expect(f.title).toMatch(new RegExp(`likely held by .* writing to a peer that does not read at .*:${h.holderLine}\\)$`));
+            }
           } else if (d.state === 'pool') {
             const p = d.pool!;
             const rule = p.rule ?? 'core/db-pool-exhausted';

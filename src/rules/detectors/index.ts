@@ -9,6 +9,7 @@ import { hiddenCascadeDetector, hiddenStateDetector } from './hidden.js';
 import { hungSetDetector } from './hung.js';
 import { orphanWaitDetector } from './joins.js';
 import { lockOrderDetector } from './locks.js';
+import { lockWriterDetector } from './lock-writer.js';
 import { poolDetector } from './pool.js';
 import { poolWaitDetector } from './pool-wait.js';
 import { provenDetector } from './proven.js';
@@ -23,6 +24,7 @@ export const DETECTORS: Readonly<Record<string, Detector>> = {
   pool: poolDetector,
   proven: provenDetector,
   'lock-order': lockOrderDetector,
+  'lock-writer': lockWriterDetector,
   'orphan-wait': orphanWaitDetector,
   'map-crash': mapCrashDetector,
   crash: crashDetector,

@@ -10,8 +10,8 @@ import { candidate, type Candidate, type Detector, type ResolvedRule, type RuleC
 import { consequencesOf } from '../cascade.js';
 import { isCoalescedWaiter, shortFunc, siteText } from '../frames.js';
 import {
-  goroutineName, groupsOf, identityText, isHarness, objectText, ownText, waitPatterns, where, whoList,
-  type Confidence, type LockCycle, type StuckWait, type WaitPatterns,
+  goroutineName, groupsOf, identityText, isHarness, objectText, ownText, waitPatterns, where, whoList, writesToPeer,
+  type Confidence, type HeldLock, type LockCycle, type StuckWait, type WaitPatterns,
 } from '../waits/index.js';
 import { contextPhrase, provenStuck } from '../context.js';
 import { criticalSectionNote, unseenText } from '../waits/unseen.js';
@@ -29,7 +29,20 @@ function minutes(w: Waiter): string {
 
 function siteLocation(w: Waiter): Candidate['location'] {
   const f = w.frames[w.site]?.frame;
-  return f ? { file: f.file, line: f.line, func: f.func } : undefined;
+  return f ? frameLocation(f) : undefined;
+}
+
+function frameLocation(f: { readonly file: string; readonly line: number; readonly func: string }): Candidate['location'] {
+  return { file: f.file, line: f.line, func: f.func };
+}
+
+/** Some of them waited a minute or more. */
+function stuckFor(ws: readonly Waiter[]): boolean {
+  return ws.some((w) => (w.detail.waitMinutes ?? 0) >= 1);
+}
+
+function capitalized(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
 /** Consequences of a pattern: queued waiters and the parents and test goroutines waiting behind it. */
@@ -50,7 +63,7 @@ function contextFact(p: WaitPatterns): string[] {
 
 function severityOf(c: Confidence, p: WaitPatterns, ws: readonly Waiter[]): Severity {
   if (c !== 'low') return 'error';
-  return provenStuck(p.context) || ws.some((w) => (w.detail.waitMinutes ?? 0) >= 1) ? 'error' : 'warning';
+  return provenStuck(p.context) || stuckFor(ws) ? 'error' : 'warning';
 }
 
 function patternsOf(ctx: RuleContext): WaitPatterns | undefined {
@@ -143,12 +156,13 @@ export function lockCycleCandidates(ctx: RuleContext, rule: ResolvedRule): Candi
 }
 
 export const heldLockDetector: Detector = {
-  description: 'a lock held while blocked: a goroutine waits on a channel, Wait or Cond inside the critical section of an object others queue to lock',
+  description: 'a lock held while blocked: a goroutine waits on a channel, Wait or Cond, or writes to a peer that does not read, inside the critical section of an object others queue to lock',
   vars: ['story', 'headline'],
   find(ctx, rule) {
     const p = patternsOf(ctx);
     if (!p) return [];
-    return p.held.map((h) => {
+    const writes = p.held.filter((h) => writesToPeer(h.blocked));
+    return [...heldWriteCandidates(ctx, rule, p, writes), ...p.held.filter((h) => !writes.includes(h)).map((h) => {
       const b = h.blocked;
       const q = h.queued;
       const state = b.readGroup.state || b.on;
@@ -185,9 +199,64 @@ export const heldLockDetector: Detector = {
           `confidence: ${h.confidence}`,
         ],
       });
-    });
+    })];
   },
 };
+
+/** Goroutines queued behind holders writing to peers, from which one live snapshot says more than "slow for a moment". */
+const PEER_QUEUE_EVIDENCE = 10;
+
+/**
+ * Locks held across socket writes to peers that do not read, one candidate per holding stack (the
+ * same write of several connections: each holder its own queue): the holders are the root, everything
+ * queued for their locks the consequences. One live snapshot cannot tell a peer that stopped from one
+ * slow for a moment: info, a warning from 10 queued, an error once they waited a minute or the
+ * process is known stuck (a test timeout, a deadlock).
+ */
+function heldWriteCandidates(ctx: RuleContext, rule: ResolvedRule, p: WaitPatterns, writes: readonly HeldLock[]): Candidate[] {
+  const byGroup = new Map<AnalyzedGroup, HeldLock[]>();
+  for (const h of writes) {
+    const l = byGroup.get(h.blocked.group);
+    if (l) l.push(h);
+    else byGroup.set(h.blocked.group, [h]);
+  }
+  return [...byGroup].map(([g, hs]) => {
+    const holders = [...new Set(hs.map((h) => h.blocked))];
+    const q = [...new Set(hs.flatMap((h) => h.queued))];
+    const h = hs[0];
+    const state = h.blocked.readGroup.state || h.blocked.on;
+    const at = `${shortFunc(h.frame.frame.func)} (${siteText(h.frame.frame)})`;
+    const queue = q.length === 1 ? '1 goroutine queues' : `${q.length} goroutines queue`;
+    const queuedAt = [...new Set(q.map((w) => ownText(w)))].join(', ');
+    const who = holders.length === 1 ? `Goroutine ${h.blocked.detail.id} holds a lock of ${objectText(h.object)}` : `${holders.length} goroutines (${holders.map((b) => b.detail.id).slice(0, 8).join(', ')}) each hold a lock of their own object (${hs.map((x) => objectText(x.object)).slice(0, 3).join(', ')}${hs.length > 3 ? ', …' : ''})`;
+    const headline = `Lock held while writing to a peer that does not read: ${at} waits [${state}] while ${queue} for ${holders.length === 1 ? 'its lock' : 'their locks'} at ${queuedAt}`;
+    const story =
+      `${who} at ${at} while ${holders.length === 1 ? 'it writes' : 'they write'} to a connection whose peer does not read: the socket's send buffer is full and the write waits [${state}]${minutes(h.blocked)} for the peer. ` +
+      `${capitalized(whoList(q, false).join('; '))} wait${q.length === 1 ? 's' : ''} to lock ${holders.length === 1 ? 'it' : 'them'}, so each waits for a peer: one client that stops reading stalls everything that needs its lock.`;
+    const queued = groupsOf(q).filter((x) => x !== g);
+    const parents = queued.flatMap((x) => consequencesOf(x, ctx.graph));
+    const cons = [...new Set([...queued, ...parents, ...behind(p, holders)])].filter((x) => x !== g);
+    const stuck = provenStuck(p.context) || stuckFor([...holders, ...q]);
+    return candidate(rule, g, {
+      precise: true,
+      claimsRelated: true,
+      goroutines: [g, ...cons].reduce((n, x) => n + x.count, 0),
+      consequences: cons,
+      severity: stuck ? 'error' : q.length >= PEER_QUEUE_EVIDENCE ? 'warning' : 'info',
+      confidence: CONFIDENCE[h.confidence],
+      location: frameLocation(h.frame.frame),
+      variant: 'peer-write',
+      vars: { story, headline },
+      facts: [
+        `blocked: ${holders.length === 1 ? '1 goroutine' : `${holders.length} goroutines`} at ${at} writing to a peer that does not read [${state}]${minutes(h.blocked)}`,
+        ...hs.slice(0, 3).map((x) => `holds (inferred): ${x.how}`),
+        ...whoList(q).map((x) => `queued: ${x}`),
+        ...contextFact(p),
+        `confidence: ${h.confidence}`,
+      ],
+    });
+  });
+}
 
 const STUCK_TITLES: Record<StuckWait['kind'], string> = {
   cond: 'a condition variable nobody signals',

@@ -18,6 +18,7 @@ import type { HeldLock, LockCycle, StuckWait, WaitPatterns } from './types.js';
 export type * from './types.js';
 export { atEntry, childrenOf, groupsOf, isHarness, sameObject } from './graph.js';
 export { goroutineName, identityText, objectText, ownText, where, whoList } from './text.js';
+export { writesToPeer } from './locks.js';
 
 const memo = new WeakMap<Analysis, WaitPatterns | undefined>();
 

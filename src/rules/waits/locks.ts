@@ -199,7 +199,7 @@ export function findHeld(
   const out: HeldLock[] = [];
   const free = locks.filter((w) => !used.has(w));
   if (!free.length) return out;
-  const blocked = (b: Waiter) => !used.has(b) && !LOCKS.has(b.on) && b.on !== 'other';
+  const blocked = (b: Waiter) => !used.has(b) && !LOCKS.has(b.on) && (b.on !== 'other' || writesToPeer(b));
   // Per blocked goroutine: the queued lock waiters whose object it references above its wait.
   const per = new Map<Waiter, Map<number | string, { object: WaitObject; frame: WaitFrame; queued: Waiter[] }>>();
   for (const w of free) {
@@ -223,7 +223,8 @@ export function findHeld(
   }
   for (const [b, byObject] of per) {
     for (const e of byObject.values()) {
-      if (!lockEvidence(context, [b, ...e.queued], quiet, e.queued.length)) continue;
+      // A holder writing to a peer that does not read is evidence of its own (how much: the detector).
+      if (!lockEvidence(context, [b, ...e.queued], quiet, e.queued.length) && !writesToPeer(b)) continue;
       const typed = e.object.identity === 'type';
       out.push({
         blocked: b,
@@ -240,3 +241,17 @@ export function findHeld(
   }
   return out;
 }
+
+/**
+ * Parked in a socket write: the kernel's send buffer is full because the peer does not read. Held
+ * across such a write, a lock waits for a client, not for the program (a per-connection write lock
+ * whose holder writes to a client that stopped reading).
+ */
+export function writesToPeer(w: Waiter): boolean {
+  if (w.group.waitKind !== 'io') return false;
+  const fr = w.group.frames;
+  return fr.some((f) => f.func === 'internal/poll.(*pollDesc).waitWrite') && fr.some((f) => NET_WRITE.test(f.func));
+}
+
+/** A connection's write (not a dial, which also waits for writability). */
+const NET_WRITE = /^net\.\(\*(netFD|conn|TCPConn|UnixConn)\)\.(Write|write|writeBuffers)$/;
