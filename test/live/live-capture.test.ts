@@ -249,6 +249,9 @@ describe.runIf(HAVE_GO)('live capture over HTTP from a running Go program', () =
     it('analyze: the known groups have the same signatures and counts in debug=0/1/2', () => {
       const an = {} as Record<DumpFormat, Analysis>;
       for (const l of LEVELS) an[l.format] = analyze(dumps()[l.format].snapshots[0]);
+      // Where inside the runtime, the poller or a syscall a goroutine is caught is timing: the accept
+      // loop that has just accepted the connection of a capture is in accept4 instead of its poll wait.
+      const signature = (key: string) => key.split('\n').filter((l) => !/^(runtime|internal\/poll|syscall)\./.test(l)).join('\n');
       const keysOf = (f: DumpFormat) => {
         const s = dumps()[f].snapshots[0];
         const m = membership(s, expected);
@@ -258,7 +261,8 @@ describe.runIf(HAVE_GO)('live capture over HTTP from a running Go program', () =
           for (const i of m.members[e.id]) {
             const owners = an[f].groups.filter((g) => g.members.includes(i));
             expect(owners, `${f}: model group ${i} in exactly one analyzed group`).toHaveLength(1);
-            out[e.id][owners[0].key] = (out[e.id][owners[0].key] ?? 0) + s.groups[i].count;
+            const k = signature(owners[0].key);
+            out[e.id][k] = (out[e.id][k] ?? 0) + s.groups[i].count;
           }
         }
         return out;
