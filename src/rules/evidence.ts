@@ -1,7 +1,7 @@
 /** Evidence and template variables of a finding, from its groups. */
 import { defineIdOf } from '../analyze/group-key.js';
 import type { Analysis, AnalyzedGroup, SiteFrame } from '../analyze/types.js';
-import { coalescedAt, goroutines, isJoinWaiter, num, pct, shortFunc, siteOf, siteText, stateOf, waitText } from './frames.js';
+import { coalescedAt, goroutines, isJoinWaiter, isSlotWaiter, num, pct, shortFunc, siteOf, siteText, stateOf, waitText } from './frames.js';
 import { countText, sentenceVars } from './listing.js';
 import type { EvidenceGroup } from './types.js';
 
@@ -81,6 +81,10 @@ export function describe(g: AnalyzedGroup): string {
     // Waiting in singleflight's Do for another caller's call: named by who called Do.
     const caller = g.frames[at + 1] ?? g.frames[at];
     return `${goroutines(g.count)} in ${shortFunc(g.frames[at].func)} from ${whereText(caller)}`;
+  }
+  if (isSlotWaiter(g)) {
+    const where = s ? whereText(s) : 'an unknown site';
+    return `${goroutines(g.count)} in errgroup.(*Group).Go (for a free slot of its SetLimit) from ${where}`;
   }
   if (isJoinWaiter(g)) {
     const where = s ? whereText(s) : 'an unknown site';

@@ -237,14 +237,31 @@ const WAIT_FUNCS = /^sync\.\(\*WaitGroup\)\.Wait$|errgroup\.\(\*Group\)\.Wait$|c
 /** Groups are immutable and asked again and again (links, detectors, evidence): their frames are scanned once. */
 const joinFrames = new WeakMap<readonly SiteFrame[], boolean>();
 
+/** errgroup's `Go`, which sends on the group's semaphore when `SetLimit` set one. */
+const SLOT_SEND = /(^|\/)errgroup\.\(\*Group\)\.Go$/;
+
 /**
- * A group parked until other goroutines finish: `WaitGroup.Wait`, `errgroup.Wait`, conc pools. Not a
- * caller of singleflight's `Do` waiting for another caller's call: it started nothing (`isCoalescedWaiter`).
+ * Parked in errgroup's `Go` for a free slot of its `SetLimit` (a send on the group's semaphore, the
+ * innermost call past the runtime): a slot frees when one of the group's goroutines returns, so it
+ * waits for them, as `Wait` does, not for a receiver.
+ */
+export function isSlotWaiter(g: AnalyzedGroup): boolean {
+  if (g.waitKind !== 'chan-send' && g.waitKind !== 'unknown') return false;
+  const f = innermostCall(g);
+  return f !== undefined && SLOT_SEND.test(f.func);
+}
+
+/**
+ * A group parked until other goroutines finish: `WaitGroup.Wait`, `errgroup.Wait`, conc pools, and
+ * errgroup's `Go` waiting for a slot (`isSlotWaiter`). Not a caller of singleflight's `Do` waiting for
+ * another caller's call: it started nothing (`isCoalescedWaiter`).
  */
 export function isJoinWaiter(g: AnalyzedGroup): boolean {
   if (g.waitKind === 'waitgroup') return coalescedAt(g) < 0;
+  if (g.waitKind === 'chan-send') return isSlotWaiter(g);
   if (g.waitKind !== 'semaphore' && g.waitKind !== 'unknown') return false;
   if (coalescedAt(g) >= 0) return false;
+  if (g.waitKind === 'unknown' && isSlotWaiter(g)) return true;
   // Keyed by the frames, which a group's site views (rules/match.ts) share with it.
   let j = joinFrames.get(g.frames);
   if (j === undefined) {

@@ -17,6 +17,8 @@
  * - a lock held across a socket write to a client that stopped reading, with goroutines queued for it,
  *   names the writer (core/lock-held-blocked by the lock's address in debug=2 and signal dumps;
  *   core/lock-pileup's likely holder by stack shape in debug=0/1);
+ * - tasks of an errgroup with SetLimit stuck sending are named, with the goroutines waiting in its Go
+ *   for a free slot as their consequences (not as a send nobody receives), in every format;
  * - callers of singleflight's Do waiting for calls stuck on such a server are named by
  *   core/coalesced-wait at the calls, with the callers as consequences (not as goroutines waiting for
  *   children they started); info in one snapshot, a warning once they waited a minute;
@@ -37,7 +39,7 @@ import { SAMPLES } from '../helpers/paths.js';
 interface DumpExpectation {
   file: string;
   /** `hidden`: debug=1 of a stalled process, whose wait states are not printed: nothing loud is said. */
-  state: 'healthy' | 'stalled' | 'signal' | 'relay' | 'hidden' | 'pool' | 'awaiting' | 'coalesced' | 'heldwrite' | 'heldwrite-unlinked';
+  state: 'healthy' | 'stalled' | 'signal' | 'relay' | 'hidden' | 'pool' | 'awaiting' | 'coalesced' | 'heldwrite' | 'heldwrite-unlinked' | 'slots';
   /** Goroutines blocked writing to stalled peers (producers), exactly. */
   stalled?: number;
   /** The clients that stopped reading (the script's N): the count never exceeds it. */
@@ -69,6 +71,12 @@ interface DumpExpectation {
    * `heldwrite-unlinked` (debug=0/1, no addresses): by stack shape (core/lock-pileup's likely holder).
    */
   heldwrite?: { holder: string; holderLine: number; queued: number; queuedLine: number; holders?: number; severity?: 'info' | 'warning' | 'none' };
+  /**
+   * `slots`: an errgroup with SetLimit whose tasks are stuck (`tasks` at `task`:`taskLine`), and the
+   * goroutines waiting in its Go for a free slot (`waiting` at `waiter`:`waiterLine`): the tasks are
+   * named, the waiters are their consequences, never a send nobody receives.
+   */
+  slots?: { task: string; taskLine: number; tasks: number; waiter: string; waiterLine: number; waiting: number };
 }
 
 interface ServerSample {
@@ -183,6 +191,18 @@ describe('real servers under load', () => {
               expect(f.evidence.groups.filter((g) => g.role === 'related' && g.waitKind === 'io').reduce((n, g) => n + g.count, 0)).toBe(holders);
               expect(f.title).toMatch(new RegExp(`likely held by .* writing to a peer that does not read at .*:${h.holderLine}\\)$`));
             }
+          } else if (d.state === 'slots') {
+            const w = d.slots!;
+            expect(loud, summary(findings)).toHaveLength(1);
+            const f = loud[0];
+            const roots = f.evidence.groups.filter((g) => g.role === 'root');
+            expect(roots.every((g) => g.site?.func === w.task && g.site.line === w.taskLine), summary(findings)).toBe(true);
+            expect(roots.reduce((n, g) => n + g.count, 0)).toBe(w.tasks);
+            const behind = f.evidence.groups.filter((g) => g.role === 'consequence' && g.site?.func === w.waiter && g.site.line === w.waiterLine);
+            expect(behind.reduce((n, g) => n + g.count, 0), summary(findings)).toBe(w.waiting);
+            expect(f.evidence.facts.some((x) => /errgroup\.\(\*Group\)\.Go \(for a free slot of its SetLimit\)/.test(x)), f.evidence.facts.join('\n')).toBe(true);
+            // The waiters' send is on the group's semaphore: nobody said to be gone.
+            expect(findings.some((x) => x !== f && x.location?.func === w.waiter), summary(findings)).toBe(false);
           } else if (d.state === 'pool') {
             const p = d.pool!;
             const rule = p.rule ?? 'core/db-pool-exhausted';

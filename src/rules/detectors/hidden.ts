@@ -19,7 +19,7 @@ import { candidate, siteCount, type Detector } from '../candidate.js';
 import { ownerInUse } from './inflight.js';
 import { proportionalSets } from './scale.js';
 import { countsAgree } from '../links.js';
-import { census, isJoinWaiter, num, shortFunc, siteAtEntry, siteOf, siteText } from '../frames.js';
+import { census, isJoinWaiter, isSlotWaiter, num, shortFunc, siteAtEntry, siteOf, siteText } from '../frames.js';
 import type { LinkGraph } from '../links.js';
 
 /** Groups other than `g` and `except` whose count is within `tolerance` of `g`'s. */
@@ -55,7 +55,7 @@ export function hiddenStuckChildren(parent: AnalyzedGroup, graph: LinkGraph, a: 
 
 export const hiddenCascadeDetector: Detector = {
   description: 'state hidden (debug=1): the children a WaitGroup/errgroup waiter waits for in vain, singled out by counts',
-  vars: ['parentSite', 'parentFunc', 'liveChildren'],
+  vars: ['parentSite', 'parentFunc', 'parentWait', 'parentCall', 'liveChildren'],
   find(ctx, rule) {
     const a = ctx.analysis;
     const out = [];
@@ -79,6 +79,9 @@ export const hiddenCascadeDetector: Detector = {
           vars: {
             parentSite: siteText(ps),
             parentFunc: ps ? shortFunc(ps.func) : 'an unknown function',
+            // errgroup's Go waits for a slot its running goroutines hold, where Wait waits for them all.
+            parentWait: isSlotWaiter(parent) ? "errgroup's `Go` (for a free slot of its `SetLimit`)" : '`Wait`',
+            parentCall: isSlotWaiter(parent) ? "errgroup's `Go`" : '`Wait`',
             liveChildren: liveText
               ? ` The other goroutines it started (${liveText}) match the counts of other per-object groups of the dump: those are live; the ${num(parent.count)} waiters exceed them by the ${num(h.stuck.reduce((n, k) => n + k.count, 0))} at ${siteText(siteOf(root))}.`
               : '',
