@@ -73,6 +73,27 @@ describe('core/pool-exhausted', () => {
   });
 });
 
+/** Goroutine blocks of a real dump matching `re`, the first `n`, pasted as one excerpt. */
+async function pasted(rel: string, re: RegExp, n: number): Promise<Finding[]> {
+  const raw = readFileSync(join(SERVERS, rel));
+  const text = (rel.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8');
+  const cut = text.split(/\n\n+/).filter((b) => re.test(b)).slice(0, n);
+  expect(cut).toHaveLength(n);
+  const dump = await readDumpFrom('pasted.txt', cut.join('\n\n') + '\n');
+  expect(dump.snapshots[0].context?.kind).toBe('excerpt');
+  return runRules(analyze(dump.snapshots[0]));
+}
+
+describe('pools in excerpts: the pool is at its limit, what holds it is not shown (no channel "nothing will complete")', () => {
+  it.each([
+    ['quote-pool/dumps/exhausted.debug2.txt.gz', /^goroutine \d+ \[select\]:\ngithub\.com\/jackc\/puddle\.\(\*Pool\)\.Acquire\(/, 'core/pool-exhausted', '2 goroutines wait for a pooled resource at main.go:144: the pool is at its limit'],
+    ['catalog-proxy/dumps/exhausted.debug2.txt.gz', /net\/http\.\(\*Transport\)\.getConn/, 'core/http-conns-exhausted', '2 HTTP requests wait for a connection at main.go:83: the transport is at its limit for the host'],
+  ])('%s: two waiters pasted', async (rel, re, rule, title) => {
+    const fs = await pasted(rel, re, 2);
+    expect(fs.map((f) => `${f.ruleId}: ${f.title}`)).toEqual([`${rule}: ${title}`]);
+  });
+});
+
 describe('core/pool-exhausted in an excerpt', () => {
   it('two waiting handlers pasted: the pool is at its limit, what holds it is not shown', async () => {
     const text = gunzipSync(readFileSync(join(SERVERS, 'session-store', 'dumps', 'exhausted.debug2.txt.gz'))).toString('utf8');

@@ -9,6 +9,7 @@
  */
 import type { Analysis, AnalyzedGroup } from '../../analyze/types.js';
 import type { Detector } from '../candidate.js';
+import { partialView } from '../context.js';
 import { enclosing, isClosure, isCoalescedWaiter, isJoinWaiter, looksStuck, stackFuncs } from '../frames.js';
 
 interface ChildIndex {
@@ -90,8 +91,9 @@ export const orphanWaitDetector: Detector = {
       return c;
     }
     // debug=0/1 print no `created by`: children started by `go worker()` are invisible, so "none left"
-    // is no evidence. Say only what the dump shows.
+    // is no evidence. Say only what the dump shows. Nor is it in an excerpt: they may be in the part not shown.
     if (ctx.analysis.snapshot.format !== 'debug2') return { ...c, variant: 'unlinked' };
+    if (partialView(ctx.analysis.snapshot)) return { ...c, variant: 'excerpt', facts: [...c.facts, 'the dump is an excerpt: no goroutine started by the waiting code is shown, which says nothing of the part not shown'] };
     return { ...c, variant: 'orphan', facts: [...c.facts, 'no goroutine started by the waiting code is left in the dump'] };
   },
 };

@@ -55,9 +55,19 @@ export function waitsForSlot(g: AnalyzedGroup, shape: PoolShape): boolean {
   return f !== undefined && shape.wait.test(f.func);
 }
 
-/** Waiting for a database/sql connection (`(*DB).conn` innermost). */
-export function waitsForConnection(g: AnalyzedGroup): boolean {
-  return waitsForSlot(g, SQL_POOL);
+/**
+ * The waits of the built-in pool rules (rules/core.yaml: core/db-pool-exhausted, core/pool-exhausted,
+ * core/http-conns-exhausted): goroutines parked in one wait for a pool's resource, which those rules
+ * judge (who holds them, an excerpt that does not show), not for a channel's other side.
+ */
+const KNOWN_POOL_WAITS: PoolShape = {
+  wait: /^database\/sql\.\(\*DB\)\.conn$|^net\/http\.\(\*Transport\)\.getConn$|^github\.com\/(gomodule|garyburd)\/redigo\/redis\.\(\*Pool\)\.(waitVacantConn|get)$|^github\.com\/jackc\/puddle(\/v2)?\.\(\*Pool(\[[^\]]*\])?\)\.(Acquire|acquire)$|^github\.com\/(go-redis\/redis|redis\/go-redis)(\/v\d+)?\/internal\/pool\.\(\*ConnPool\)\.waitTurn$/,
+  use: /$^/,
+};
+
+/** Waiting for a resource of a pool a built-in rule knows (`KNOWN_POOL_WAITS`). */
+export function waitsForPool(g: AnalyzedGroup): boolean {
+  return waitsForSlot(g, KNOWN_POOL_WAITS);
 }
 
 interface PoolUse {

@@ -8,7 +8,7 @@ import type { AnalyzedGroup, Waiter } from '../../analyze/types.js';
 import { hex } from '../../analyze/args.js';
 import { candidate, type Candidate, type Detector, type ResolvedRule, type RuleContext } from '../candidate.js';
 import { consequencesOf } from '../cascade.js';
-import { isCoalescedWaiter, shortFunc, siteText } from '../frames.js';
+import { isCoalescedWaiter, isSlotWaiter, shortFunc, siteText } from '../frames.js';
 import {
   goroutineName, groupsOf, identityText, isHarness, objectText, ownText, waitPatterns, where, whoList, writesToPeer,
   type Confidence, type HeldLock, type LockCycle, type StuckWait, type WaitPatterns,
@@ -16,7 +16,7 @@ import {
 import { contextPhrase, provenStuck } from '../context.js';
 import { criticalSectionNote, unseenText } from '../waits/unseen.js';
 import type { Severity } from '../types.js';
-import { waitsForConnection } from './pool-wait.js';
+import { waitsForPool } from './pool-wait.js';
 import { awaitsResponse } from './http-wait.js';
 import { inStalledRelay } from './relay.js';
 
@@ -274,11 +274,12 @@ function stuckCandidates(ctx: RuleContext, rule: ResolvedRule, kinds: ReadonlySe
   for (const s of p.stuck) {
     if (!kinds.has(s.kind)) continue;
     // A relay parked on its consumer's queue, and whoever waits for it, have a receiver alive; a wait
-    // for a database connection is the pool's (core/db-pool-exhausted says what holds it); a request
+    // for a pool's connection is the pool's (core/*-exhausted say what holds it); errgroup's Go waits
+    // for a slot its goroutines hold (core/waitgroup-stuck); a request
     // waits on the network, whose reader an excerpt may not show (core/http-awaiting-response); a
     // caller of singleflight's Do waits for another caller's call (core/coalesced-wait).
     const w = s.waiter.group;
-    if (s.kind === 'channel' && (inStalledRelay(ctx.analysis, w) || waitsForConnection(w) || awaitsResponse(w))) continue;
+    if (s.kind === 'channel' && (inStalledRelay(ctx.analysis, w) || waitsForPool(w) || awaitsResponse(w) || isSlotWaiter(w))) continue;
     if (s.kind === 'waitgroup' && isCoalescedWaiter(w)) continue;
     const l = byGroup.get(s.waiter.group);
     if (l) l.push(s);
