@@ -12,11 +12,14 @@ import { relaySenders } from './detectors/relay.js';
 import { num, stackFuncs } from './frames.js';
 import type { Finding } from './types.js';
 
-const COUNTERS: Readonly<Record<string, { count: (a: Analysis) => number; what: string }>> = {
-  'core/backpressure': { count: (a) => peerWrites(a, stackFuncs(a)).producers, what: 'goroutines blocked writing to stalled peers' },
-  'core/stalled-relay': { count: relaySenders, what: 'goroutines waiting behind a stalled relay' },
-  'core/http-awaiting-response': { count: (a) => responseWaits(a).waiting, what: 'HTTP requests waiting for a response' },
-  'core/coalesced-wait': { count: coalescedWaiters, what: 'goroutines waiting for a shared (singleflight) call' },
+const STALLED = 'every stalled peer stays stalled and more join';
+
+/** Per rule: what is counted, and what its growth says. */
+const COUNTERS: Readonly<Record<string, { count: (a: Analysis) => number; what: string; says: string }>> = {
+  'core/backpressure': { count: (a) => peerWrites(a, stackFuncs(a)).producers, what: 'goroutines blocked writing to stalled peers', says: STALLED },
+  'core/stalled-relay': { count: relaySenders, what: 'goroutines waiting behind a stalled relay', says: STALLED },
+  'core/http-awaiting-response': { count: (a) => responseWaits(a).waiting, what: 'HTTP requests waiting for a response', says: 'the answers do not come and more requests wait' },
+  'core/coalesced-wait': { count: coalescedWaiters, what: 'goroutines waiting for a shared (singleflight) call', says: 'the calls do not return and more callers join' },
 };
 
 /** Counts along the series that never fall and end higher than they began. */
@@ -37,7 +40,7 @@ export function escalateGrowth(findings: readonly Finding[], series: readonly An
     let counts = cache.get(f.ruleId);
     if (!counts) cache.set(f.ruleId, (counts = series.map(c.count)));
     if (!grows(counts)) return f;
-    const fact = `grew across ${series.length} snapshots: ${counts.map(num).join(' → ')} ${c.what}: every stalled peer stays stalled and more join`;
+    const fact = `grew across ${series.length} snapshots: ${counts.map(num).join(' → ')} ${c.what}: ${c.says}`;
     return { ...f, severity: 'error', evidence: { ...f.evidence, facts: [...f.evidence.facts, fact] } };
   });
 }

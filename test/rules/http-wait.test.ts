@@ -43,7 +43,7 @@ describe('core/http-awaiting-response', () => {
     expect(awaiting(later)?.severity).toBe('warning');
     const raised = escalateGrowth(runRules(hung), [healthy, hung]).find((f) => f.ruleId === 'core/http-awaiting-response');
     expect(raised?.severity).toBe('error');
-    expect(raised?.evidence.facts.some((x) => / → 8 HTTP requests waiting for a response/.test(x))).toBe(true);
+    expect(raised?.evidence.facts.some((x) => / → 8 HTTP requests waiting for a response: the answers do not come and more requests wait$/.test(x))).toBe(true);
   });
 });
 
