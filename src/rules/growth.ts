@@ -7,6 +7,7 @@
 import { peerWrites } from '../analyze/peers.js';
 import type { Analysis } from '../analyze/types.js';
 import { coalescedWaiters } from './detectors/coalesced.js';
+import { grpcResponseWaits } from './detectors/grpc-wait.js';
 import { responseWaits } from './detectors/http-wait.js';
 import { relaySenders } from './detectors/relay.js';
 import { num, stackFuncs } from './frames.js';
@@ -19,6 +20,7 @@ const COUNTERS: Readonly<Record<string, { count: (a: Analysis) => number; what: 
   'core/backpressure': { count: (a) => peerWrites(a, stackFuncs(a)).producers, what: 'goroutines blocked writing to stalled peers', says: STALLED },
   'core/stalled-relay': { count: relaySenders, what: 'goroutines waiting behind a stalled relay', says: STALLED },
   'core/http-awaiting-response': { count: (a) => responseWaits(a).waiting, what: 'HTTP requests waiting for a response', says: 'the answers do not come and more requests wait' },
+  'core/grpc-awaiting-response': { count: grpcResponseWaits, what: 'gRPC calls waiting for a response', says: 'the answers do not come and more calls wait' },
   'core/coalesced-wait': { count: coalescedWaiters, what: 'goroutines waiting for a shared (singleflight) call', says: 'the calls do not return and more callers join' },
 };
 

@@ -22,7 +22,7 @@ import { excerpt } from './explain/excerpt.js';
 import { explainLockSite } from './explain/locks.js';
 import { explainWaitSite } from './explain/waitgroup.js';
 import { writeWithoutDeadline } from './explain/deadline.js';
-import { requestWithoutTimeout, uncancellableShare } from './explain/request.js';
+import { callWithoutDeadline, requestWithoutTimeout, uncancellableShare } from './explain/request.js';
 import { leftOpen, type PoolValues } from './explain/rows.js';
 import { WAIT_FOR_RULES, WaitForChecks } from './explain/waitfor.js';
 import { DEFAULT_MAX_FILE_BYTES, GoFiles, lineOf, type GoFile } from './syntax/parser.js';
@@ -166,8 +166,8 @@ const POOL_RULES = new Map<string, PoolValues>([
   ['core/http-conns-exhausted', 'response'],
 ]);
 
-/** Findings of goroutines waiting for an HTTP answer, directly or through a shared (singleflight) call. */
-const REQUEST_RULES = new Set(['core/http-awaiting-response', 'core/coalesced-wait']);
+/** Findings of goroutines waiting for a server's answer (HTTP, gRPC), directly or through a shared (singleflight) call. */
+const REQUEST_RULES = new Set(['core/http-awaiting-response', 'core/coalesced-wait', 'core/grpc-awaiting-response']);
 
 /** The requests without a timeout the finding's roots wait in, and the shared (singleflight) calls its callers wait in. */
 function requestWaits(f: Finding, ws: Workspace): Cause[] {
@@ -176,7 +176,7 @@ function requestWaits(f: Finding, ws: Workspace): Cause[] {
   for (const g of f.evidence.groups) {
     if (!g.site?.file || (g.role !== 'root' && !(shared && g.role === 'consequence'))) continue;
     const file = ws.printedFile(g.site.file);
-    const c = file && (g.role === 'root' ? requestWithoutTimeout(file, g.site.line, g.count) : uncancellableShare(file, g.site.line, g.count));
+    const c = file && (g.role === 'root' ? requestWithoutTimeout(file, g.site.line, g.count) ?? callWithoutDeadline(file, g.site.line, g.count) : uncancellableShare(file, g.site.line, g.count));
     if (c) out.push(c);
   }
   return out;

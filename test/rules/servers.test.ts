@@ -19,6 +19,8 @@
  *   core/lock-pileup's likely holder by stack shape in debug=0/1);
  * - tasks of an errgroup with SetLimit stuck sending are named, with the goroutines waiting in its Go
  *   for a free slot as their consequences (not as a send nobody receives), in every format;
+ * - unary gRPC calls waiting for a server that stopped answering are named by core/grpc-awaiting-response
+ *   (info in one snapshot, a warning once they waited a minute);
  * - callers of singleflight's Do waiting for calls stuck on such a server are named by
  *   core/coalesced-wait at the calls, with the callers as consequences (not as goroutines waiting for
  *   children they started); info in one snapshot, a warning once they waited a minute;
@@ -39,7 +41,7 @@ import { SAMPLES } from '../helpers/paths.js';
 interface DumpExpectation {
   file: string;
   /** `hidden`: debug=1 of a stalled process, whose wait states are not printed: nothing loud is said. */
-  state: 'healthy' | 'stalled' | 'signal' | 'relay' | 'hidden' | 'pool' | 'awaiting' | 'coalesced' | 'heldwrite' | 'heldwrite-unlinked' | 'slots';
+  state: 'healthy' | 'stalled' | 'signal' | 'relay' | 'hidden' | 'pool' | 'awaiting' | 'grpc-awaiting' | 'coalesced' | 'heldwrite' | 'heldwrite-unlinked' | 'slots';
   /** Goroutines blocked writing to stalled peers (producers), exactly. */
   stalled?: number;
   /** The clients that stopped reading (the script's N): the count never exceeds it. */
@@ -59,6 +61,8 @@ interface DumpExpectation {
   pool?: { func: string; line: number; waiting: number; rule?: 'core/db-pool-exhausted' | 'core/pool-exhausted' | 'core/http-conns-exhausted' };
   /** `awaiting`: the site whose HTTP requests wait for a response, how many, and the finding's severity. */
   awaiting?: { func: string; line: number; waiting: number; severity: 'info' | 'warning' | 'error' };
+  /** `grpc-awaiting`: the site whose unary gRPC calls wait for a response, how many, and the finding's severity. */
+  grpcAwaiting?: { func: string; line: number; waiting: number; severity: 'info' | 'warning' | 'error' };
   /**
    * `coalesced`: callers of singleflight's Do waiting for the calls other callers run: the calls'
    * site and goroutines (the leaders), the callers' site and number, and the finding's severity.
@@ -144,6 +148,17 @@ describe('real servers under load', () => {
             expect(f.title).toMatch(new RegExp(`^${w.waiting} HTTP requests wait for a response`));
             expect(f.evidence.facts.some((x) => /no http\.Client timeout/.test(x)), f.evidence.facts.join('\n')).toBe(true);
             expect(f.fix).toMatch(/Timeout/);
+            expect(loud.filter((x) => x !== f), summary(findings)).toEqual([]);
+          } else if (d.state === 'grpc-awaiting') {
+            const w = d.grpcAwaiting!;
+            const got = findings.filter((f) => f.ruleId === 'core/grpc-awaiting-response');
+            expect(got, summary(findings)).toHaveLength(1);
+            const f = got[0];
+            expect(f.severity).toBe(w.severity);
+            expect(f.location).toMatchObject({ func: w.func, line: w.line });
+            expect(f.evidence.groups.filter((g) => g.role === 'root').reduce((n, g) => n + g.count, 0)).toBe(w.waiting);
+            expect(f.title).toBe(`${w.waiting} gRPC calls wait for a response at main.go:${w.line}`);
+            expect(f.fix).toMatch(/WithTimeout/);
             expect(loud.filter((x) => x !== f), summary(findings)).toEqual([]);
           } else if (d.state === 'coalesced') {
             const w = d.coalesced!;

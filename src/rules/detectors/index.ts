@@ -4,6 +4,7 @@ import { cascadeDetector } from '../cascade.js';
 import { backpressureDetector, grpcConnsDetector } from './backpressure.js';
 import { coalescedDetector } from './coalesced.js';
 import { crashDetector, mapCrashDetector } from './crash.js';
+import { grpcAwaitingDetector } from './grpc-wait.js';
 import { awaitingResponseDetector } from './http-wait.js';
 import { hiddenCascadeDetector, hiddenStateDetector } from './hidden.js';
 import { hungSetDetector } from './hung.js';
@@ -47,5 +48,6 @@ export const DETECTORS: Readonly<Record<string, Detector>> = {
   'behind-relay': behindRelayDetector,
   'pool-wait': poolWaitDetector,
   'awaiting-response': awaitingResponseDetector,
+  'grpc-awaiting': grpcAwaitingDetector,
   coalesced: coalescedDetector,
 };

@@ -17,6 +17,7 @@ import { contextPhrase, provenStuck } from '../context.js';
 import { criticalSectionNote, unseenText } from '../waits/unseen.js';
 import type { Severity } from '../types.js';
 import { waitsForPool } from './pool-wait.js';
+import { awaitsGrpcResponse } from './grpc-wait.js';
 import { awaitsResponse } from './http-wait.js';
 import { inStalledRelay } from './relay.js';
 
@@ -279,7 +280,7 @@ function stuckCandidates(ctx: RuleContext, rule: ResolvedRule, kinds: ReadonlySe
     // waits on the network, whose reader an excerpt may not show (core/http-awaiting-response); a
     // caller of singleflight's Do waits for another caller's call (core/coalesced-wait).
     const w = s.waiter.group;
-    if (s.kind === 'channel' && (inStalledRelay(ctx.analysis, w) || waitsForPool(w) || awaitsResponse(w) || isSlotWaiter(w))) continue;
+    if (s.kind === 'channel' && (inStalledRelay(ctx.analysis, w) || waitsForPool(w) || awaitsResponse(w) || awaitsGrpcResponse(w) || isSlotWaiter(w))) continue;
     if (s.kind === 'waitgroup' && isCoalescedWaiter(w)) continue;
     const l = byGroup.get(s.waiter.group);
     if (l) l.push(s);

@@ -75,7 +75,9 @@ export type CauseKind =
   /** an HTTP request through http.DefaultClient (no timeout) that goroutines wait in for the answer. */
   | 'request-without-timeout'
   /** a call of singleflight's Do that callers wait in for another caller's call, with no way to give up. */
-  | 'uncancellable-share';
+  | 'uncancellable-share'
+  /** a call goroutines wait in for a server's answer, given a context without a deadline. */
+  | 'call-without-deadline';
 
 export interface Cause {
   readonly kind: CauseKind;

@@ -1,11 +1,11 @@
 /**
  * Calls that wait without a way out, where the dump shows goroutines waiting in them: an HTTP request
  * made through `http.DefaultClient` (`http.Get`, `http.Post`…, which has no timeout) waits as long as
- * the server does not answer; a caller of singleflight's `Do` waits for another caller's call and
- * cannot give up (`Do` takes no context).
+ * the server does not answer; so does a call given a context without a deadline; a caller of
+ * singleflight's `Do` waits for another caller's call and cannot give up (`Do` takes no context).
  */
-import type { GoFile } from '../syntax/parser.js';
-import { calleeText, enclosingFunc, nodesAtLine } from '../syntax/tree.js';
+import { lineOf, type GoFile, type Node } from '../syntax/parser.js';
+import { callArgs, calleeText, enclosingFunc, exprList, nodesAtLine, ownDescendants } from '../syntax/tree.js';
 import { cause, type Cause } from './cause.js';
 
 const CALLS = new Set(['call_expression']);
@@ -44,3 +44,41 @@ export function uncancellableShare(file: GoFile, line: number, waiting: number):
     fn,
   );
 }
+
+/** `context.Background()`, `context.TODO()`: a context without a deadline. */
+const NO_DEADLINE = /^context\.(Background|TODO)\(\)$/;
+
+/**
+ * The call at `line` of `file` that `parked` goroutines wait in for a server's answer (a unary gRPC
+ * call), when the context it is given has no deadline: `context.Background()` or `context.TODO()`
+ * passed directly, or a variable of the function assigned one of them and never wrapped.
+ */
+export function callWithoutDeadline(file: GoFile, line: number, parked: number): Cause | undefined {
+  for (const call of nodesAtLine(file.root, line, CALLS)) {
+    const fn = enclosingFunc(call);
+    const arg = callArgs(call).find((a) => NO_DEADLINE.test(a.text) || (a.type === 'identifier' && fn !== undefined && boundToBackground(fn, a.text)));
+    if (!arg) continue;
+    return cause(
+      'call-without-deadline',
+      file,
+      call,
+      `${calleeText(call)} is called with ${NO_DEADLINE.test(arg.text) ? arg.text : `${arg.text} (${contextOf(fn!, arg.text)})`}, a context without a deadline (${parked} goroutine${parked === 1 ? '' : 's'} wait here for the answer): a server that does not answer holds the call forever. Pass the caller's context, wrapped in context.WithTimeout for this call.`,
+      'medium',
+      fn,
+    );
+  }
+  return undefined;
+}
+
+/** Every assignment of `name` in `fn` is `context.Background()`/`TODO()`. */
+function boundToBackground(fn: Node, name: string): boolean {
+  const sets = ownDescendants(fn, ASSIGNS).filter((d) => exprList(d.childForFieldName('left')).some((l) => l.text === name));
+  return sets.length > 0 && sets.every((d) => exprList(d.childForFieldName('right')).some((r) => NO_DEADLINE.test(r.text)));
+}
+
+function contextOf(fn: Node, name: string): string {
+  const d = ownDescendants(fn, ASSIGNS).find((x) => exprList(x.childForFieldName('left')).some((l) => l.text === name));
+  return d ? `set from ${exprList(d.childForFieldName('right')).find((r) => NO_DEADLINE.test(r.text))?.text} at line ${lineOf(d)}` : 'without a deadline';
+}
+
+const ASSIGNS = new Set(['short_var_declaration', 'assignment_statement', 'var_spec']);
