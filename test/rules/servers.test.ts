@@ -137,28 +137,24 @@ describe('real servers under load', () => {
             expect(f.fix).toMatch(/deadline/);
             // Nothing says the senders' receiver is gone: it is the relay, stuck.
             expect(loud.filter((x) => x.ruleId === 'core/blocked-send'), summary(findings)).toEqual([]);
-          } else if (d.state === 'awaiting') {
-            const w = d.awaiting!;
-            const got = findings.filter((f) => f.ruleId === 'core/http-awaiting-response');
+          } else if (d.state === 'awaiting' || d.state === 'grpc-awaiting') {
+            // Requests (HTTP) or unary calls (gRPC) waiting for a server that does not answer.
+            const http = d.state === 'awaiting';
+            const w = (http ? d.awaiting : d.grpcAwaiting)!;
+            const got = findings.filter((f) => f.ruleId === (http ? 'core/http-awaiting-response' : 'core/grpc-awaiting-response'));
             expect(got, summary(findings)).toHaveLength(1);
             const f = got[0];
             expect(f.severity).toBe(w.severity);
             expect(f.location).toMatchObject({ func: w.func, line: w.line });
             expect(f.evidence.groups.filter((g) => g.role === 'root').reduce((n, g) => n + g.count, 0)).toBe(w.waiting);
-            expect(f.title).toMatch(new RegExp(`^${w.waiting} HTTP requests wait for a response`));
-            expect(f.evidence.facts.some((x) => /no http\.Client timeout/.test(x)), f.evidence.facts.join('\n')).toBe(true);
-            expect(f.fix).toMatch(/Timeout/);
-            expect(loud.filter((x) => x !== f), summary(findings)).toEqual([]);
-          } else if (d.state === 'grpc-awaiting') {
-            const w = d.grpcAwaiting!;
-            const got = findings.filter((f) => f.ruleId === 'core/grpc-awaiting-response');
-            expect(got, summary(findings)).toHaveLength(1);
-            const f = got[0];
-            expect(f.severity).toBe(w.severity);
-            expect(f.location).toMatchObject({ func: w.func, line: w.line });
-            expect(f.evidence.groups.filter((g) => g.role === 'root').reduce((n, g) => n + g.count, 0)).toBe(w.waiting);
-            expect(f.title).toBe(`${w.waiting} gRPC calls wait for a response at main.go:${w.line}`);
-            expect(f.fix).toMatch(/WithTimeout/);
+            if (http) {
+              expect(f.title).toMatch(new RegExp(`^${w.waiting} HTTP requests wait for a response`));
+              expect(f.evidence.facts.some((x) => /no http\.Client timeout/.test(x)), f.evidence.facts.join('\n')).toBe(true);
+              expect(f.fix).toMatch(/Timeout/);
+            } else {
+              expect(f.title).toBe(`${w.waiting} gRPC calls wait for a response at main.go:${w.line}`);
+              expect(f.fix).toMatch(/WithTimeout/);
+            }
             expect(loud.filter((x) => x !== f), summary(findings)).toEqual([]);
           } else if (d.state === 'coalesced') {
             const w = d.coalesced!;
