@@ -4,6 +4,7 @@ import type { Frame } from '../model/dump.js';
 
 import { enclosing, isClosure, receiverType } from '../analyze/closures.js';
 import { stackFunctions } from '../analyze/index.js';
+import { peerWrites, type PeerWrites } from '../analyze/peers.js';
 
 import { shortFunc } from '../model/func-name.js';
 import { SiteSetCollector } from './site-sets.js';
@@ -139,6 +140,18 @@ export function census(a: Analysis): GroupCensus {
 export function stackFuncs(a: Analysis): ReadonlySet<string> {
   return census(a).funcs;
 }
+
+/**
+ * The analysis's writes to peers (analyze/peers.ts), once: backpressure, the relay's consumers, a lock
+ * pile-up's likely holders and a series' counter all ask, several per analysis.
+ */
+export function writesToPeers(a: Analysis): PeerWrites {
+  let w = peerMemo.get(a);
+  if (!w) peerMemo.set(a, (w = peerWrites(a, stackFuncs(a))));
+  return w;
+}
+
+const peerMemo = new WeakMap<Analysis, PeerWrites>();
 
 /** The outermost frame of the program's own code (the goroutine's entry point from the user's view). */
 export function userEntry(g: AnalyzedGroup): SiteFrame | undefined {

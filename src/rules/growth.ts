@@ -4,20 +4,19 @@
  * peers stalling one after another and never cut off, an error whatever its size in the latest snapshot. The count is measured the same way
  * in every snapshot (`counters`).
  */
-import { peerWrites } from '../analyze/peers.js';
 import type { Analysis } from '../analyze/types.js';
 import { coalescedWaiters } from './detectors/coalesced.js';
 import { grpcResponseWaits } from './detectors/grpc-wait.js';
 import { responseWaits } from './detectors/http-wait.js';
 import { relaySenders } from './detectors/relay.js';
-import { num, stackFuncs } from './frames.js';
+import { num, writesToPeers } from './frames.js';
 import type { Finding } from './types.js';
 
 const STALLED = 'every stalled peer stays stalled and more join';
 
 /** Per rule: what is counted, and what its growth says. */
 const COUNTERS: Readonly<Record<string, { count: (a: Analysis) => number; what: string; says: string }>> = {
-  'core/backpressure': { count: (a) => peerWrites(a, stackFuncs(a)).producers, what: 'goroutines blocked writing to stalled peers', says: STALLED },
+  'core/backpressure': { count: (a) => writesToPeers(a).producers, what: 'goroutines blocked writing to stalled peers', says: STALLED },
   'core/stalled-relay': { count: relaySenders, what: 'goroutines waiting behind a stalled relay', says: STALLED },
   'core/http-awaiting-response': { count: (a) => responseWaits(a).waiting, what: 'HTTP requests waiting for a response', says: 'the answers do not come and more requests wait' },
   'core/grpc-awaiting-response': { count: grpcResponseWaits, what: 'gRPC calls waiting for a response', says: 'the answers do not come and more calls wait' },

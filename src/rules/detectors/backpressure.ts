@@ -5,10 +5,10 @@
  * per side from the roles that run once per connection (a server's accepted transports are not client
  * connections).
  */
-import { grpcConnections, peerWrites, type PeerWriteGroup, type PeerWriteKind } from '../../analyze/peers.js';
+import { grpcConnections, type PeerWriteGroup, type PeerWriteKind } from '../../analyze/peers.js';
 import type { AnalyzedGroup, SiteFrame } from '../../analyze/types.js';
 import { candidate, type Detector } from '../candidate.js';
-import { goroutines, num, shortFunc, siteText, stackFuncs, waitText } from '../frames.js';
+import { goroutines, num, shortFunc, siteText, stackFuncs, waitText, writesToPeers } from '../frames.js';
 import type { Severity } from '../types.js';
 
 const KIND_TEXT: Record<PeerWriteKind, { what: string; cost: string }> = {
@@ -48,7 +48,7 @@ export const backpressureDetector: Detector = {
   vars: ['peers', 'unit', 'units', 'producers', 'kinds', 'cost', 'connections', 'producerList'],
   find(ctx, rule) {
     const min = ctx.param(rule, 'minBlocked', 5);
-    const pw = peerWrites(ctx.analysis, stackFuncs(ctx.analysis));
+    const pw = writesToPeers(ctx.analysis);
     if (pw.producers < min) return [];
     const withProducer = pw.groups.filter((x) => x.producer);
     const writers = pw.groups.filter((x) => !x.producer);

@@ -5,10 +5,9 @@
  * critical section: the lock waits for that peer. Read from stack shapes alone, so every format
  * tells it (debug=2 links the lock's address exactly: core/lock-held-blocked claims those first).
  */
-import { peerWrites } from '../../analyze/peers.js';
 import type { AnalyzedGroup } from '../../analyze/types.js';
 import type { Detector } from '../candidate.js';
-import { goroutines, shortFunc, siteText, stackFuncs, stateOf } from '../frames.js';
+import { goroutines, shortFunc, siteText, stateOf, writesToPeers } from '../frames.js';
 import { lockWait } from './locks.js';
 
 export const lockWriterDetector: Detector = {
@@ -19,7 +18,7 @@ export const lockWriterDetector: Detector = {
     if (!w) return c;
     const a = ctx.analysis;
     const writers: AnalyzedGroup[] = [];
-    for (const x of peerWrites(a, stackFuncs(a)).groups) {
+    for (const x of writesToPeers(a).groups) {
       if (x.kind !== 'socket-write' || x.group === c.root) continue;
       if (x.group.frames.some((f) => f.func === w.site.func && f.line > w.site.line)) writers.push(x.group);
     }

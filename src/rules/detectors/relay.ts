@@ -25,10 +25,9 @@
  * theirs that is running (a relay delivering) at info: the normal wait of a busy receiver.
  */
 import { packageOfFunc } from '../../analyze/origin.js';
-import { peerWrites } from '../../analyze/peers.js';
 import type { Analysis, AnalyzedGroup, SiteFrame, WaitGraph } from '../../analyze/types.js';
 import { candidate, siteCount, type Detector } from '../candidate.js';
-import { num, receiverType, sameSite, shortFunc, siteText, stackFuncs, startedByGo, userEntry } from '../frames.js';
+import { num, receiverType, sameSite, shortFunc, siteText, startedByGo, userEntry, writesToPeers } from '../frames.js';
 import { holdsFor, otherReferences, refIndex } from '../waits/graph.js';
 
 /**
@@ -194,7 +193,7 @@ function stuckConsumers(a: Analysis, relayFuncs: ReadonlySet<string>): Map<strin
   // Every consumer stuck, none idle (each client stopped reading): the package's own loops blocked
   // writing to peers are the consumers.
   const writers = new Map<string, AnalyzedGroup[]>();
-  for (const w of peerWrites(a, stackFuncs(a)).groups) {
+  for (const w of writesToPeers(a).groups) {
     const g = w.group;
     const pkg = inOwnLoop(g) && !relayFuncs.has(g.blockingSite!.func) ? sitePackage(g) : undefined;
     if (pkg === undefined || out.has(pkg)) continue;
@@ -230,7 +229,7 @@ const DOING: Readonly<Record<string, string>> = {
  * peer that stopped reading (main.go:86)` and the explanation's sentences.
  */
 function stuckText(a: Analysis, c: Consumer, holders: readonly AnalyzedGroup[], byType: boolean): { brief: string; detail: string } {
-  const writers = new Set(peerWrites(a, stackFuncs(a)).groups.filter((w) => w.kind === 'socket-write').map((w) => w.group));
+  const writers = new Set(writesToPeers(a).groups.filter((w) => w.kind === 'socket-write').map((w) => w.group));
   const n = count(c.stuck);
   const top = c.stuck.reduce((x, y) => (y.count > x.count ? y : x));
   const writing = c.stuck.every((g) => writers.has(g));
