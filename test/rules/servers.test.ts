@@ -27,7 +27,10 @@
  * - a relay stalled by a peer (one loop hands every message to every client's queue with a plain
  *   send, one client stopped reading) is named by core/stalled-relay at the relay's send, with the
  *   senders waiting behind it as its consequences and the consumer parked writing as related; no
- *   finding says of those senders that nobody receives.
+ *   finding says of those senders that nobody receives;
+ * - HTTP requests whose clients stopped sending (a body, or the headers) are named once a read has
+ *   waited a minute (core/request-body-stalled at the handler's read, core/request-headers-stalled);
+ *   without wait times (debug=0/1) a stopped upload looks like one in flight, and nothing loud is said.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -41,7 +44,7 @@ import { SAMPLES } from '../helpers/paths.js';
 interface DumpExpectation {
   file: string;
   /** `hidden`: debug=1 of a stalled process, whose wait states are not printed: nothing loud is said. */
-  state: 'healthy' | 'stalled' | 'signal' | 'relay' | 'hidden' | 'pool' | 'awaiting' | 'grpc-awaiting' | 'coalesced' | 'heldwrite' | 'heldwrite-unlinked' | 'slots';
+  state: 'healthy' | 'stalled' | 'signal' | 'relay' | 'hidden' | 'pool' | 'awaiting' | 'grpc-awaiting' | 'coalesced' | 'heldwrite' | 'heldwrite-unlinked' | 'slots' | 'unsent';
   /** Goroutines blocked writing to stalled peers (producers), exactly. */
   stalled?: number;
   /** The clients that stopped reading (the script's N): the count never exceeds it. */
@@ -81,6 +84,11 @@ interface DumpExpectation {
    * named, the waiters are their consequences, never a send nobody receives.
    */
   slots?: { task: string; taskLine: number; tasks: number; waiter: string; waiterLine: number; waiting: number };
+  /**
+   * `unsent`: requests whose clients stopped sending, each read having waited a minute: `bodies`
+   * handlers reading their body at `func`:`line`, `headers` connections reading their headers.
+   */
+  unsent?: { func: string; line: number; bodies: number; headers: number; severity: 'warning' | 'error' };
 }
 
 interface ServerSample {
@@ -214,6 +222,21 @@ describe('real servers under load', () => {
             expect(f.evidence.facts.some((x) => /errgroup\.\(\*Group\)\.Go \(for a free slot of its SetLimit\)/.test(x)), f.evidence.facts.join('\n')).toBe(true);
             // The waiters' send is on the group's semaphore: nobody said to be gone.
             expect(findings.some((x) => x !== f && x.location?.func === w.waiter), summary(findings)).toBe(false);
+          } else if (d.state === 'unsent') {
+            const u = d.unsent!;
+            const bodies = findings.filter((f) => f.ruleId === 'core/request-body-stalled');
+            expect(bodies, summary(findings)).toHaveLength(1);
+            expect(bodies[0].severity).toBe(u.severity);
+            expect(bodies[0].location).toMatchObject({ func: u.func, line: u.line });
+            expect(bodies[0].evidence.goroutines).toBe(u.bodies);
+            expect(bodies[0].title).toBe(`${u.bodies} requests wait at main.go:${u.line} for bodies their clients stopped sending`);
+            const headers = findings.filter((f) => f.ruleId === 'core/request-headers-stalled');
+            expect(headers, summary(findings)).toHaveLength(1);
+            expect(headers[0].severity).toBe(u.severity);
+            expect(headers[0].evidence.goroutines).toBe(u.headers);
+            expect(headers[0].title).toMatch(new RegExp(`^${u.headers} connections wait for the rest of their request headers`));
+            for (const f of [...bodies, ...headers]) expect(f.fix).toMatch(/ReadHeaderTimeout/);
+            expect(loud.filter((x) => x !== bodies[0] && x !== headers[0]), summary(findings)).toEqual([]);
           } else if (d.state === 'pool') {
             const p = d.pool!;
             const rule = p.rule ?? 'core/db-pool-exhausted';
