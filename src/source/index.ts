@@ -24,6 +24,7 @@ import { explainWaitSite } from './explain/waitgroup.js';
 import { writeWithoutDeadline } from './explain/deadline.js';
 import { callWithoutDeadline, requestWithoutTimeout, uncancellableShare } from './explain/request.js';
 import { leftOpen, type PoolValues } from './explain/rows.js';
+import { serverWithoutReadTimeout, type ClientRead } from './explain/server.js';
 import { WAIT_FOR_RULES, WaitForChecks } from './explain/waitfor.js';
 import { DEFAULT_MAX_FILE_BYTES, GoFiles, lineOf, type GoFile } from './syntax/parser.js';
 import { FUNC_TYPES, funcAtLine, nodesAtLine } from './syntax/tree.js';
@@ -74,7 +75,9 @@ export async function explainWithSource(findings: Finding[], analyses: Analysis[
   });
   // Wait-for findings (inferred from a dump's arguments) are checked against the source too.
   const waitFor = findings.map((f) => (WAIT_FOR_RULES.has(f.ruleId) ? analysisOf(f, analyses) : undefined));
-  if (!wanted.some((w) => w) && !waitFor.some((a) => a)) return { findings, warnings: [] };
+  // Reads of clients that stopped sending wait in IO: their cause is how the servers were started.
+  const served = findings.map((f) => (CLIENT_READ_RULES.has(f.ruleId) ? analysisOf(f, analyses) : undefined));
+  if (!wanted.some((w) => w) && !waitFor.some((a) => a) && !served.some((a) => a)) return { findings, warnings: [] };
   const root = resolvePath(opts.sourceDir);
   const index = indexOf(root);
   if (index.files.length === 0) return { findings, warnings: [`source: no Go files under ${opts.sourceDir}`] };
@@ -88,7 +91,8 @@ export async function explainWithSource(findings: Finding[], analyses: Analysis[
     const out = findings.map((finding, i) => {
       const t = wanted[i];
       const a = waitFor[i];
-      if (!t && !a) return finding;
+      const srv = served[i];
+      if (!t && !a && !srv) return finding;
       try {
         const one = t ? explainOne(t, ws, warnings) : { causes: [] };
         const check = a ? checks.check(finding, a) : undefined;
@@ -108,6 +112,7 @@ export async function explainWithSource(findings: Finding[], analyses: Analysis[
         if (values) generic = poolLeaks(finding, ws, values);
         // Requests waiting for an answer, and callers sharing one: the calls that wait without a way out.
         if (REQUEST_RULES.has(finding.ruleId)) generic = [...requestWaits(finding, ws), ...generic];
+        if (srv) generic = [...unguardedServers(finding, srv, ws), ...generic];
         // The wait-for check's lines first: at the same line they say more than the generic explanation.
         const causes = check ? settle([...checked, ...generic]) : generic;
         let withCauses = causes.length === 0 ? finding : { ...finding, causeLocations: [...(finding.causeLocations ?? []), ...causes.map((c) => toLocation(c, opts.sourceDir))] };
@@ -177,6 +182,34 @@ function requestWaits(f: Finding, ws: Workspace): Cause[] {
     if (!g.site?.file || (g.role !== 'root' && !(shared && g.role === 'consequence'))) continue;
     const file = ws.printedFile(g.site.file);
     const c = file && (g.role === 'root' ? requestWithoutTimeout(file, g.site.line, g.count) ?? callWithoutDeadline(file, g.site.line, g.count) : uncancellableShare(file, g.site.line, g.count));
+    if (c) out.push(c);
+  }
+  return out;
+}
+
+/** Findings of goroutines waiting for clients that stopped sending, and what they read. */
+const CLIENT_READ_RULES = new Map<string, ClientRead>([
+  ['core/request-body-stalled', 'body'],
+  ['core/request-headers-stalled', 'headers'],
+]);
+
+const SERVE = 'net/http.(*Server).Serve';
+
+/**
+ * The servers of the dump (each `net/http.(*Server).Serve` accept loop, at the line of the program's
+ * own code that started it) that set no timeout ending the finding's reads.
+ */
+function unguardedServers(f: Finding, a: Analysis, ws: Workspace): Cause[] {
+  const starts = new Map<string, SiteFrame>();
+  for (const g of a.groups) {
+    const at = g.frames.findIndex((fr) => fr.func === SERVE);
+    const start = at < 0 ? undefined : g.frames.slice(at + 1).find((fr) => fr.origin === 'user' && fr.file);
+    if (start) starts.set(`${start.file}:${start.line}`, start);
+  }
+  const out: Cause[] = [];
+  for (const s of starts.values()) {
+    const file = ws.printedFile(s.file, s.pkg);
+    const c = file && serverWithoutReadTimeout(file, s.line, CLIENT_READ_RULES.get(f.ruleId)!, f.evidence.goroutines, starts.size);
     if (c) out.push(c);
   }
   return out;

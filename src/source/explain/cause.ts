@@ -77,7 +77,9 @@ export type CauseKind =
   /** a call of singleflight's Do that callers wait in for another caller's call, with no way to give up. */
   | 'uncancellable-share'
   /** a call goroutines wait in for a server's answer, given a context without a deadline. */
-  | 'call-without-deadline';
+  | 'call-without-deadline'
+  /** the start of an HTTP server that sets no read timeout, while goroutines wait for clients that stopped sending. */
+  | 'server-without-read-timeout';
 
 export interface Cause {
   readonly kind: CauseKind;
