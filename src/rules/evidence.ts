@@ -157,10 +157,15 @@ export function templateVars(
 export function render(template: string, vars: Readonly<Record<string, string>>): string {
   return template
     .replace(/\{([A-Za-z][A-Za-z0-9]*)\}/g, (m, k: string) => (k in vars ? vars[k] : m))
-    .replace(/(^|[^\d,.])1 goroutines\b/g, '$11 goroutine')
-    .replace(/(^|[^\d,.])1 goroutine wait\b/g, '$11 goroutine waits')
+    .replace(ONE, '$11 $2')
+    .replace(ONE_WAITS, '$11 $2 waits')
     .trim();
 }
+
+/** The things rules count, in the plural after a count of 1 ("1 requests wait" → "1 request waits"). */
+const COUNTED = '((?:HTTP |gRPC )?(?:goroutine|request|connection|handler|call|caller))';
+const ONE = new RegExp(`(^|[^\\d,.])1 ${COUNTED}s\\b`, 'g');
+const ONE_WAITS = new RegExp(`(^|[^\\d,.])1 ${COUNTED} wait\\b`, 'g');
 
 /** Placeholders a template uses (for the test that every built-in template is fully bound). */
 export function placeholders(template: string): string[] {

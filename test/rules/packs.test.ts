@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { templateVars, placeholders } from '../../src/rules/evidence.js';
+import { templateVars, placeholders, render } from '../../src/rules/evidence.js';
 import { BUILTIN_PACKS, builtinPack, DETECTORS, parsePack, RULES_DIR, schemaDocument } from '../../src/rules/index.js';
 import { analysis, group } from './build.js';
 
@@ -37,6 +37,14 @@ describe('built-in packs', () => {
       const texts = [r.title, r.explanation, r.cause, r.fix, ...Object.values(r.variants ?? {}).flatMap((v) => [v.title, v.explanation, v.cause, v.fix])];
       for (const t of texts) for (const p of placeholders(t ?? '')) expect(known.has(p), `${r.id}: {${p}}`).toBe(true);
     }
+  });
+
+  it('say one of what they count in the singular', () => {
+    const t = '{count} requests wait at {site}; {count} HTTP handlers read; {count} connections wait for {count} goroutines';
+    expect(render(t, { count: '1', site: 'main.go:50' })).toBe('1 request waits at main.go:50; 1 HTTP handler read; 1 connection waits for 1 goroutine');
+    // Only a count of exactly one: 11, 2,001 and 0.1 keep the plural.
+    expect(render(t, { count: '11', site: 'a.go:1' })).toBe('11 requests wait at a.go:1; 11 HTTP handlers read; 11 connections wait for 11 goroutines');
+    expect(render('{n} requests wait', { n: '2,001' })).toBe('2,001 requests wait');
   });
 
   it('tells a broken pack file by line and field', () => {
