@@ -9,6 +9,7 @@
  */
 import type { Frame } from '../model/dump.js';
 import { FrameSlots } from './frame-slots.js';
+import { isWrapperFrame } from './signature.js';
 import type { AnalyzeOptions, FrameOrigin, SiteFrame } from './types.js';
 
 /**
@@ -171,7 +172,8 @@ export class OriginClassifier {
    * 3. the OUTERMOST standard-library frame that is not a helper: in a stack of only the standard
    *    library, the innermost frame is the same plumbing for every goroutine of a kind
    *    (`internal/poll.runtime_pollWait` for all I/O), while the outermost names the goroutine
-   *    (`net/http.(*conn).serve`, `net/http.(*persistConn).readLoop`);
+   *    (`net/http.(*conn).serve`, `net/http.(*persistConn).readLoop`), past a go statement's wrapper
+   *    (`(*Server).Serve.gowrap3`, which signal dumps print under it);
    * 4. the innermost helper of a dependency (`errgroup.(*Group).Wait`);
    * 5. the innermost non-runtime frame.
    */
@@ -187,7 +189,8 @@ export class OriginClassifier {
       if (this.isHelper(f)) {
         if (f.origin === 'dependency') helper ??= f;
       } else if (f.origin === 'dependency') dependency ??= f;
-      else stdlib = f;
+      // A compiler's wrapper (signal dumps print them) names no goroutine: the function it calls does.
+      else if (!stdlib || !isWrapperFrame(f)) stdlib = f;
     }
     return dependency ?? stdlib ?? helper ?? any;
   }

@@ -12,7 +12,7 @@
  */
 import type { Frame } from '../model/dump.js';
 import { FrameSlots } from './frame-slots.js';
-import { NO_FRAMES, isRuntimeFunc, keptAt, signatureLine } from './signature.js';
+import { NO_FRAMES, isRuntimeFunc, isWrapperFrame, keptAt, signatureLine } from './signature.js';
 import type { SimilarityLevel } from './types.js';
 
 /**
@@ -85,7 +85,7 @@ export class SignatureTable {
         if (l.runtime) continue;
         start = i;
       }
-      if (!l.kept) continue;
+      if (!l.kept || (l.wrapper && end !== from)) continue;
       end = l.piece >= 0 ? this.put(end, l.piece) : this.putAll(end, l.pieces);
     }
     // A stack of runtime frames only keeps them all but goexit (keptAt(f, -1)).
@@ -264,7 +264,7 @@ export class SignatureTable {
     if (l === undefined) {
       const text = signatureLine(f, this.level);
       const pieces = text.includes('\n') ? text.split('\n').map((p) => this.numbered(p)) : [this.numbered(text)];
-      l = { piece: pieces.length === 1 ? pieces[0] : -1, pieces, runtime: isRuntimeFunc(f.func), kept: keptAt(f, 0), keptInRuntime: keptAt(f, -1) };
+      l = { piece: pieces.length === 1 ? pieces[0] : -1, pieces, runtime: isRuntimeFunc(f.func), kept: keptAt(f, 0), keptInRuntime: keptAt(f, -1), wrapper: isWrapperFrame(f) };
       this.lines.set(f, l);
     }
     return l;
@@ -294,6 +294,8 @@ interface FrameLine {
   readonly kept: boolean;
   /** …and for a stack of runtime frames only (start < 0). */
   readonly keptInRuntime: boolean;
+  /** A compiler's wrapper: kept only as a signature's first frame (`isWrapperFrame`). */
+  readonly wrapper: boolean;
 }
 
 /** The texts of a table's signatures: its pieces, and each signature's piece numbers. */
