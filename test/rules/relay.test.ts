@@ -3,7 +3,8 @@
  * dumps (samples/servers/; what each dump holds: test/rules/servers.test.ts), changed one fact at a
  * time: without a consumer parked outside its receive nothing shows that the loop waits on one, and
  * the senders are a send nobody receives again; a busy loop excuses a few short waits of a live
- * process only.
+ * process only; a loop parked in a select (event-stream's broker) is told from an idle one by wait
+ * times only.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
@@ -51,6 +52,42 @@ describe('core/stalled-relay', () => {
     const a = await analysisOf('chat-hub/dumps/stalled.debug2.txt.gz');
     const groups = a.groups.map((g) => (g.blockingSite?.func === 'main.(*hub).run' ? { ...g, count: 3 } : g));
     expect(runRules(withGroups(a, groups)).some((f) => f.ruleId === 'core/stalled-relay')).toBe(false);
+  });
+});
+
+describe('core/stalled-relay: a loop parked in a select', () => {
+  const rel = 'event-stream/dumps/stalled-1m.debug2.txt.gz';
+  const relays = (a: Analysis) => runRules(a).filter((f) => f.ruleId === 'core/stalled-relay');
+
+  it('is found by wait times: the same dump without them says nothing (a loop waiting for work parks in a select too)', async () => {
+    const a = await analysisOf(rel);
+    expect(relays(a).map((f) => [f.severity, f.evidence.goroutines])).toEqual([['error', 11]]);
+    expect(relays(a)[0].title).toMatch(/which is stuck at main\.go:64: its consumer main\.\(\*broker\)\.events is blocked writing/);
+    const unstamped = withGroups(a, a.groups.map((g) => ({ ...g, wait: undefined })));
+    expect(relays(unstamped), summary(runRules(unstamped))).toEqual([]);
+    // Only the loop unstamped (it moved a moment ago): nothing either.
+    const moving = withGroups(a, a.groups.map((g) => (g.blockingSite?.func === 'main.(*broker).run' ? { ...g, wait: undefined } : g)));
+    expect(relays(moving)).toEqual([]);
+  });
+
+  it('needs the consumer stuck: with the handlers\' writes gone, the broker and the publishers are only waiting', async () => {
+    const a = await analysisOf(rel);
+    const writing = (g: AnalyzedGroup) => g.waitKind === 'io' && g.blockingSite?.func === 'main.(*broker).events';
+    expect(a.groups.filter(writing).reduce((n, g) => n + g.count, 0)).toBe(4);
+    const b = withGroups(a, a.groups.filter((g) => !writing(g)));
+    expect(relays(b), summary(runRules(b))).toEqual([]);
+    expect(runRules(b).filter((f) => f.severity !== 'info'), summary(runRules(b))).toEqual([]);
+  });
+
+  it('the subscribers idle at their select are the consumer, not senders; with the source, the handler\'s Flush without a deadline', async () => {
+    const a = await analysisOf(rel);
+    const [f] = relays(a);
+    expect(f.evidence.groups.filter((g) => g.role === 'consequence').map((g) => `${g.site?.func}:${g.site?.line}`)).toEqual(['main.(*broker).publishEvent:98']);
+    const { findings } = await explainWithSource([f], [a], { sourceDir: join(SERVERS, 'event-stream') });
+    const causes = findings[0].causeLocations ?? [];
+    // The delivery select has a done case: no "receiver gives up while the send has no matching case".
+    expect(causes.map((c) => `${c.kind}@${c.line}`)).toEqual(['write-without-deadline@85']);
+    expect(causes[0].message).toMatch(/http\.NewResponseController\(w\)\.SetWriteDeadline/);
   });
 });
 

@@ -19,6 +19,9 @@
  * A consumer waiting for a lock comes with the lock's likely holder (frame arguments, else a parked
  * method of the lock's owner type).
  *
+ * A relay parked in a select (a send case beside a done case) is found by wait times instead
+ * (`selectRelays`): from stack shapes alone it is a loop waiting for work.
+ *
  * `stalledRelayDetector` reports that set (found once per analysis); `behindRelayDetector` and
  * `inStalledRelay` keep core/blocked-send and the wait-for rules from saying of the loop and its
  * senders that nobody receives; `busyReceiverDetector` keeps a few senders waiting beside a loop of
@@ -51,12 +54,26 @@ function sitePackage(g: AnalyzedGroup): string | undefined {
 
 /** Parked in the goroutine's own loop: the site within MAX_LOOP_DEPTH calls of an entry started by `go`. */
 function inOwnLoop(g: AnalyzedGroup): boolean {
+  const entry = loopEntry(g);
+  return entry !== undefined && startedByGo(g, entry);
+}
+
+/**
+ * Parked in a loop of the goroutine's entry: the site within MAX_LOOP_DEPTH calls of its outermost
+ * user frame, whoever called that (`go`, or a library calling back, as net/http calls a handler).
+ */
+function loopEntry(g: AnalyzedGroup): SiteFrame | undefined {
   const site = g.blockingSite;
   const entry = userEntry(g);
-  if (!site || !entry || site.origin !== 'user' || entry.index - site.index > MAX_LOOP_DEPTH) return false;
-  for (let i = site.index; i <= entry.index; i++) if (g.frames[i].origin !== 'user') return false;
+  if (!site || !entry || site.origin !== 'user' || entry.index - site.index > MAX_LOOP_DEPTH) return undefined;
+  for (let i = site.index; i <= entry.index; i++) if (g.frames[i].origin !== 'user') return undefined;
   // A test function is run by the test runner, not a loop of the program's.
-  return startedByGo(g, entry) && !g.frames.some((f) => f.func === 'testing.tRunner');
+  return g.frames.some((f) => f.func === 'testing.tRunner') ? undefined : entry;
+}
+
+/** Parked a minute or more (debug=2 and signal dumps print it). */
+function parkedLong(g: AnalyzedGroup): boolean {
+  return (g.wait?.max ?? 0) >= 1;
 }
 
 /** Kinds of dump taken of a live process (a profile, a signal dump): the moment is not a failure. */
@@ -65,10 +82,13 @@ const LIVE = new Set([undefined, 'profile', 'signal']);
 /** More loops than this parked in one package are one-off goroutines, not a hub's loop and its peers. */
 const MAX_LOOPS_PER_PACKAGE = 4;
 
-/** What a loop is doing: parked in a plain send (a relay), or running (a receiver busy delivering). */
-type LoopState = 'sending' | 'busy';
+/**
+ * What a loop is doing: parked in a plain send (a relay), in a select (a relay whose send has a done
+ * case beside it, or a loop waiting for work), or running (a receiver busy delivering).
+ */
+type LoopState = 'sending' | 'selecting' | 'busy';
 
-const STATE_KINDS: Record<LoopState, readonly string[]> = { sending: ['chan-send'], busy: ['running', 'runnable'] };
+const STATE_KINDS: Record<LoopState, readonly string[]> = { sending: ['chan-send'], selecting: ['select'], busy: ['running', 'runnable'] };
 
 /**
  * The loops in `state` of at most `max` goroutines in all (counted by their entry function, wherever
@@ -254,6 +274,8 @@ interface StalledRelay {
   readonly relay: AnalyzedGroup;
   readonly senders: AnalyzedGroup[];
   readonly consumer: Consumer;
+  /** Parked in a select (found by wait times), not a plain send. */
+  readonly selecting?: boolean;
 }
 
 /**
@@ -268,6 +290,7 @@ function stalledRelays(a: Analysis, maxRelays: number, minSenders: number): Stal
   if (known) return known;
   const out: StalledRelay[] = [];
   memo.set(key, out);
+  if (a.byWaitKind.select) out.push(...selectRelays(a, maxRelays, minSenders));
   if (!a.byWaitKind['chan-send']) return out;
   const relaysByPkg = fewLoops(a, 'sending', maxRelays);
   if (!relaysByPkg.size) return out;
@@ -306,12 +329,75 @@ function stalledRelays(a: Analysis, maxRelays: number, minSenders: number): Stal
 
 const relayMemo = new WeakMap<Analysis, Map<string, StalledRelay[]>>();
 
+/**
+ * Relays parked in a select: `select { case q <- m: case <-done: }`, the idiom for a delivery that
+ * gives up when the consumer leaves. A consumer stuck writing to a peer that stopped reading without
+ * hanging up never leaves, and the select waits as a plain send would. But a loop waiting for work
+ * parks in a select too, and its senders may be selects: from stack shapes alone a stalled relay is
+ * a busy idle loop. Wait times tell them apart: the loop, its senders and the stuck consumer have all
+ * waited a minute or more (an idle loop has no sender waiting on it for a minute; one delivering
+ * under load moves within it). Without wait times (debug=0/1, waits under a minute) nothing is said.
+ */
+function selectRelays(a: Analysis, maxRelays: number, minSenders: number): StalledRelay[] {
+  const out: StalledRelay[] = [];
+  if (!a.groups.some(parkedLong)) return out;
+  for (const [pkg, loops] of fewLoops(a, 'selecting', maxRelays)) {
+    const relays = loops.filter(parkedLong);
+    if (!relays.length) continue;
+    const relayFuncs = new Set(loops.map((r) => r.blockingSite!.func));
+    const consumer = selectConsumer(a, pkg, relayFuncs);
+    if (!consumer) continue;
+    const theirs = new Set([...consumer.idle, ...consumer.stuck]);
+    for (const relay of relays) {
+      const senders = a.groups.filter(
+        (g) =>
+          (g.waitKind === 'chan-send' || g.waitKind === 'select') &&
+          parkedLong(g) &&
+          !theirs.has(g) &&
+          !relays.includes(g) &&
+          !sameSite(g, relay) &&
+          sitePackage(g) === pkg &&
+          !g.frames.some((f) => f.origin === 'user' && f.func === consumer.func),
+      );
+      const n = count(senders);
+      if (n < minSenders || n <= relay.count) continue;
+      out.push({ relay, senders: senders.sort((x, y) => y.count - x.count), consumer, selecting: true });
+    }
+  }
+  return out;
+}
+
+/**
+ * A select relay's consumer in package `pkg`: a function looping at its entry (started by `go`, or a
+ * handler net/http calls) that idles at a receive or select in some goroutines and has been parked
+ * elsewhere (IO, a lock…) for a minute or more in others; else the package's loops blocked writing
+ * to peers for as long.
+ */
+function selectConsumer(a: Analysis, pkg: string, relayFuncs: ReadonlySet<string>): Consumer | undefined {
+  const idle = new Map<string, AnalyzedGroup[]>();
+  for (const g of a.groups) {
+    const s = g.blockingSite;
+    if ((g.waitKind !== 'chan-receive' && g.waitKind !== 'select') || !s || relayFuncs.has(s.func) || sitePackage(g) !== pkg || !loopEntry(g)) continue;
+    const l = idle.get(s.func);
+    if (l) l.push(g);
+    else idle.set(s.func, [g]);
+  }
+  let best: Consumer | undefined;
+  for (const [func, loops] of idle) {
+    const stuck = a.groups.filter((g) => STUCK_KINDS.has(g.waitKind) && parkedLong(g) && g.frames.some((f) => f.origin === 'user' && f.func === func));
+    if (stuck.length && (!best || count(stuck) > count(best.stuck))) best = { func, idle: loops, stuck };
+  }
+  if (best) return best;
+  const writers = writesToPeers(a).groups.map((w) => w.group).filter((g) => parkedLong(g) && sitePackage(g) === pkg && loopEntry(g) && !relayFuncs.has(g.blockingSite!.func));
+  return writers.length ? { func: writers[0].blockingSite!.func, idle: [], stuck: writers.filter((g) => g.blockingSite!.func === writers[0].blockingSite!.func) } : undefined;
+}
+
 export const stalledRelayDetector: Detector = {
-  description: 'a loop parked in a plain send to a consumer queue whose consumer is stuck elsewhere, with the senders waiting behind it',
+  description: 'a loop parked in a plain send to a consumer queue whose consumer is stuck elsewhere, with the senders waiting behind it; `variant: select` for one parked in a select, when it, its senders and the consumer all waited a minute or more',
   vars: ['senders', 'relayFunc', 'senderSites', 'consumer', 'consumerBrief'],
   find(ctx, rule) {
     const a = ctx.analysis;
-    return stalledRelays(a, ctx.param(rule, 'maxRelays', MAX_RELAYS), ctx.param(rule, 'minSenders', MIN_SENDERS)).map(({ relay, senders, consumer }) => {
+    return stalledRelays(a, ctx.param(rule, 'maxRelays', MAX_RELAYS), ctx.param(rule, 'minSenders', MIN_SENDERS)).map(({ relay, senders, consumer, selecting }) => {
       const site = relay.blockingSite as SiteFrame;
       const { holders, byType } = lockHolders(a, consumer.stuck);
       const words = stuckText(a, consumer, holders, byType);
@@ -320,6 +406,7 @@ export const stalledRelayDetector: Detector = {
         consequences: senders,
         related: [...consumer.stuck, ...holders],
         confidence: 'medium',
+        ...(selecting ? { variant: 'select' } : {}),
         vars: {
           senders: num(count(senders)),
           relayFunc: shortFunc(site.func),
@@ -328,11 +415,13 @@ export const stalledRelayDetector: Detector = {
           consumerBrief: words.brief,
         },
         facts: [
-          `the loop: ${shortFunc(site.func)}, ${num(relay.count)} goroutine${relay.count === 1 ? '' : 's'} parked in a plain chan send at ${siteText(site)}`,
+          `the loop: ${shortFunc(site.func)}, ${num(relay.count)} goroutine${relay.count === 1 ? '' : 's'} parked in ${selecting ? 'a select' : 'a plain chan send'} at ${siteText(site)}`,
           `waiting to send to it: ${senderSites}`,
           `its consumers: ${shortFunc(consumer.func)} waits for work in ${num(count(consumer.idle))} and is parked elsewhere in ${num(count(consumer.stuck))}${consumer.idle.length ? '' : ' (blocked writing to peers)'}`,
           ...holders.map((h) => `likely holder of the lock the consumer waits for: ${shortFunc(h.blockingSite?.func ?? h.frames[0].func)} (${h.waitKind} at ${siteText(h.blockingSite)}), ${byType ? 'by receiver type' : 'from frame arguments'}`),
-          'the roles are read from stack shapes in one package (no dump prints who receives a channel); the source would confirm which channel the loop receives',
+          selecting
+            ? 'the roles are read from stack shapes in one package and wait times (the loop, its senders and the stuck consumer all parked a minute or more: no dump prints the cases of a select); the source would confirm that the loop\'s select sends to the consumer\'s queue'
+            : 'the roles are read from stack shapes in one package (no dump prints who receives a channel); the source would confirm which channel the loop receives',
         ],
       });
     });

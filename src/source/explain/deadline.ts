@@ -10,6 +10,9 @@ import { cause, type Cause } from './cause.js';
 /** `conn.SetWriteDeadline(…)`, `conn.SetDeadline(…)`, `rc.SetWriteDeadline(…)` (http.ResponseController). */
 const SETS_DEADLINE = /\bSet(Write)?Deadline\s*\(/;
 
+/** A parameter `w http.ResponseWriter`: the function is (or is written like) an HTTP handler; `w` is captured. */
+const HANDLER = /(\w+)\s+http\.ResponseWriter\b/;
+
 const STATEMENTS = new Set(['expression_statement', 'short_var_declaration', 'assignment_statement', 'if_statement', 'return_statement']);
 
 /**
@@ -20,11 +23,16 @@ export function writeWithoutDeadline(file: GoFile, line: number, func: string, p
   const fn = funcAtLine(file.root, line);
   if (!fn || !FUNC_TYPES.has(fn.type) || SETS_DEADLINE.test(fn.text)) return undefined;
   const stmt: Node | undefined = nodesAtLine(fn, line, STATEMENTS)[0];
+  // An HTTP handler has no connection to set it on: its ResponseController does (Go 1.20+).
+  const w = HANDLER.exec(fn.childForFieldName('parameters')?.text ?? '')?.[1];
+  const how = w
+    ? `http.NewResponseController(${w}).SetWriteDeadline(time.Now().Add(…)), Go 1.20+; an error from the write or Flush then ends the handler`
+    : 'conn.SetWriteDeadline(time.Now().Add(…))';
   return cause(
     'write-without-deadline',
     file,
     stmt ?? line,
-    `The consumer writes here with no write deadline (${parked} goroutine${parked === 1 ? '' : 's'} of ${func} parked in this write): a peer that stops reading holds the write, then the consumer's queue, then the loop that delivers to it, forever. Set a deadline before each write (conn.SetWriteDeadline(time.Now().Add(…))) and drop the consumer when it fails.`,
+    `The consumer writes here with no write deadline (${parked} goroutine${parked === 1 ? '' : 's'} of ${func} parked in this write): a peer that stops reading holds the write, then the consumer's queue, then the loop that delivers to it, forever. Set a deadline before each write (${how}) and drop the consumer when it fails.`,
     'medium',
     fn,
   );

@@ -33,6 +33,10 @@ export function explainSend(s: Site, send: Node): SiteResult {
   let gaveUp = false;
   let cancelled = false;
   const where = `the send at ${at(s.file, send)}`;
+  // A send in a select with a receive or default case of its own has a way out when its receiver
+  // gives up (a done channel the receiver closes, a context): whatever holds it, it is not that it
+  // "has no matching case".
+  const wayOut = !bare && kids(blocked.select!).some((c) => c.type === 'default_case' || c.childForFieldName('communication')?.type === 'receive_statement');
 
   for (const r of recvs) {
     const loop = receiverLoop(r);
@@ -46,6 +50,7 @@ export function explainSend(s: Site, send: Node): SiteResult {
           const base = e.how === 'panic' || e.kind === 'nonblocking' ? 'medium' : 'high';
           causes.push(cause('consumer-exit', r.file, e.node, `The loop receiving from the channel (${at(r.file, loop)}) exits here (${e.how}) before the channel is closed, and nothing drains it afterwards: ${where}${madeAt(flow)} then blocks forever. Keep receiving until the channel is closed (continue instead of ${e.how}), or drain it before leaving.`, lower(base, r.exact && blocked.exact), fn, from));
         } else {
+          if (wayOut) continue;
           cancelled ||= e.kind === 'cancel';
           causes.push(cause('receiver-gives-up', r.file, e.node, `The receiver stops here on ${e.kind === 'cancel' ? 'cancellation' : 'a timeout'} (${e.how}) while ${where} cannot: it has no matching case.`, lower('medium', r.exact), fn, from));
         }
