@@ -21,7 +21,17 @@ const COUNTERS: Readonly<Record<string, { count: (a: Analysis) => number; what: 
   'core/http-awaiting-response': { count: (a) => responseWaits(a).waiting, what: 'HTTP requests waiting for a response', says: 'the answers do not come and more requests wait' },
   'core/grpc-awaiting-response': { count: grpcResponseWaits, what: 'gRPC calls waiting for a response', says: 'the answers do not come and more calls wait' },
   'core/coalesced-wait': { count: coalescedWaiters, what: 'goroutines waiting for a shared (singleflight) call', says: 'the calls do not return and more callers join' },
+  'core/sql-db-leak': { count: (a) => goroutinesIn(a, SQL_OPENER), what: 'open database handles (sql.DB)', says: 'handles are opened and never closed' },
 };
+
+const SQL_OPENER = 'database/sql.(*DB).connectionOpener';
+
+/** Goroutines of `a` with `func` on their stack. */
+function goroutinesIn(a: Analysis, func: string): number {
+  let n = 0;
+  for (const g of a.groups) if (g.frames.some((f) => f.func === func)) n += g.count;
+  return n;
+}
 
 /** Counts along the series that never fall and end higher than they began. */
 function grows(counts: readonly number[]): boolean {

@@ -25,6 +25,7 @@ import { writeWithoutDeadline } from './explain/deadline.js';
 import { callWithoutDeadline, requestWithoutTimeout, uncancellableShare } from './explain/request.js';
 import { leftOpen, type PoolValues } from './explain/rows.js';
 import { serverWithoutReadTimeout, type ClientRead } from './explain/server.js';
+import { openedPerCall, type HandleOpener } from './explain/opened.js';
 import { WAIT_FOR_RULES, WaitForChecks } from './explain/waitfor.js';
 import { DEFAULT_MAX_FILE_BYTES, GoFiles, lineOf, type GoFile } from './syntax/parser.js';
 import { FUNC_TYPES, funcAtLine, nodesAtLine } from './syntax/tree.js';
@@ -77,7 +78,9 @@ export async function explainWithSource(findings: Finding[], analyses: Analysis[
   const waitFor = findings.map((f) => (WAIT_FOR_RULES.has(f.ruleId) ? analysisOf(f, analyses) : undefined));
   // Reads of clients that stopped sending wait in IO: their cause is how the servers were started.
   const served = findings.map((f) => (CLIENT_READ_RULES.has(f.ruleId) ? analysisOf(f, analyses) : undefined));
-  if (!wanted.some((w) => w) && !waitFor.some((a) => a) && !served.some((a) => a)) return { findings, warnings: [] };
+  // Handles' goroutines start in the library: their cause is searched in the whole checkout.
+  const opened = findings.map((f) => HANDLE_RULES.get(f.ruleId));
+  if (!wanted.some((w) => w) && !waitFor.some((a) => a) && !served.some((a) => a) && !opened.some((o) => o)) return { findings, warnings: [] };
   const root = resolvePath(opts.sourceDir);
   const index = indexOf(root);
   if (index.files.length === 0) return { findings, warnings: [`source: no Go files under ${opts.sourceDir}`] };
@@ -92,7 +95,8 @@ export async function explainWithSource(findings: Finding[], analyses: Analysis[
       const t = wanted[i];
       const a = waitFor[i];
       const srv = served[i];
-      if (!t && !a && !srv) return finding;
+      const opener = opened[i];
+      if (!t && !a && !srv && !opener) return finding;
       try {
         const one = t ? explainOne(t, ws, warnings) : { causes: [] };
         const check = a ? checks.check(finding, a) : undefined;
@@ -113,6 +117,7 @@ export async function explainWithSource(findings: Finding[], analyses: Analysis[
         // Requests waiting for an answer, and callers sharing one: the calls that wait without a way out.
         if (REQUEST_RULES.has(finding.ruleId)) generic = [...requestWaits(finding, ws), ...generic];
         if (srv) generic = [...unguardedServers(finding, srv, ws), ...generic];
+        if (opener) generic = [...openedPerCall(ws, opener, finding.evidence.goroutines), ...generic];
         // The wait-for check's lines first: at the same line they say more than the generic explanation.
         const causes = check ? settle([...checked, ...generic]) : generic;
         let withCauses = causes.length === 0 ? finding : { ...finding, causeLocations: [...(finding.causeLocations ?? []), ...causes.map((c) => toLocation(c, opts.sourceDir))] };
@@ -186,6 +191,11 @@ function requestWaits(f: Finding, ws: Workspace): Cause[] {
   }
   return out;
 }
+
+/** Findings of handles opened again and again, and the calls that open one. */
+const HANDLE_RULES = new Map<string, HandleOpener>([
+  ['core/sql-db-leak', { calls: /^sql\.(Open|OpenDB)$/, what: 'database handle (*sql.DB)', needle: 'sql.Open' }],
+]);
 
 /** Findings of goroutines waiting for clients that stopped sending, and what they read. */
 const CLIENT_READ_RULES = new Map<string, ClientRead>([

@@ -30,7 +30,9 @@
  *   finding says of those senders that nobody receives;
  * - HTTP requests whose clients stopped sending (a body, or the headers) are named once a read has
  *   waited a minute (core/request-body-stalled at the handler's read, core/request-headers-stalled);
- *   without wait times (debug=0/1) a stopped upload looks like one in flight, and nothing loud is said.
+ *   without wait times (debug=0/1) a stopped upload looks like one in flight, and nothing loud is said;
+ * - database handles opened per request and never closed are counted by their goroutines
+ *   (core/sql-db-leak): info for a few, a warning, an error for hundreds or when they grew.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -44,7 +46,7 @@ import { SAMPLES } from '../helpers/paths.js';
 interface DumpExpectation {
   file: string;
   /** `hidden`: debug=1 of a stalled process, whose wait states are not printed: nothing loud is said. */
-  state: 'healthy' | 'stalled' | 'signal' | 'relay' | 'hidden' | 'pool' | 'awaiting' | 'grpc-awaiting' | 'coalesced' | 'heldwrite' | 'heldwrite-unlinked' | 'slots' | 'unsent';
+  state: 'healthy' | 'stalled' | 'signal' | 'relay' | 'hidden' | 'pool' | 'awaiting' | 'grpc-awaiting' | 'coalesced' | 'heldwrite' | 'heldwrite-unlinked' | 'slots' | 'unsent' | 'unclosed';
   /** Goroutines blocked writing to stalled peers (producers), exactly. */
   stalled?: number;
   /** The clients that stopped reading (the script's N): the count never exceeds it. */
@@ -89,6 +91,8 @@ interface DumpExpectation {
    * handlers reading their body at `func`:`line`, `headers` connections reading their headers.
    */
   unsent?: { func: string; line: number; bodies: number; headers: number; severity: 'warning' | 'error' };
+  /** `unclosed`: handles of a library opened again and again and never closed, counted by their goroutines. */
+  unclosed?: { rule: string; count: number; severity: 'info' | 'warning' | 'error' };
 }
 
 interface ServerSample {
@@ -97,6 +101,8 @@ interface ServerSample {
   dumps: DumpExpectation[];
   /** Snapshots of one process, oldest first, whose stalled count grows. */
   growing?: string[];
+  /** The rule whose count grows along `growing` (default core/backpressure). */
+  growingRule?: string;
 }
 
 const ROOT = join(SAMPLES, 'servers');
@@ -241,6 +247,17 @@ describe('real servers under load', () => {
             expect(headers[0].title).toMatch(new RegExp(`^${u.headers} connections wait for the rest of their request headers`));
             for (const f of [...bodies, ...headers]) expect(f.fix).toMatch(/ReadHeaderTimeout/);
             expect(loud.filter((x) => x !== bodies[0] && x !== headers[0]), summary(findings)).toEqual([]);
+          } else if (d.state === 'unclosed') {
+            const u = d.unclosed!;
+            const got = findings.filter((f) => f.ruleId === u.rule);
+            expect(got, summary(findings)).toHaveLength(1);
+            expect(got[0].severity).toBe(u.severity);
+            expect(got[0].evidence.goroutines).toBe(u.count);
+            expect(got[0].title).toMatch(new RegExp(`^${u.count.toLocaleString('en-US')} `));
+            // Info is neutral: it does not say the handles leak.
+            if (u.severity === 'info') expect(got[0].title).not.toMatch(/never closed/);
+            else expect(got[0].fix).toMatch(/Close\(\)/);
+            expect(loud.filter((x) => x !== got[0]), summary(findings)).toEqual([]);
           } else if (d.state === 'pool') {
             const p = d.pool!;
             const rule = p.rule ?? 'core/db-pool-exhausted';
@@ -295,11 +312,12 @@ describe('real servers under load', () => {
         it(`the growing series ${s.growing.join(' → ')} is an error`, async () => {
           const series = (await Promise.all(s.growing!.map((f) => analysesOf(join(dir, f))))).map((x) => x[0]);
           const latest = runRules(series[series.length - 1]);
-          const raised = escalateGrowth(latest, series).find((f) => f.ruleId === 'core/backpressure');
+          const rule = s.growingRule ?? 'core/backpressure';
+          const raised = escalateGrowth(latest, series).find((f) => f.ruleId === rule);
           expect(raised?.severity).toBe('error');
           expect(raised?.evidence.facts.some((x) => /^grew across \d+ snapshots: /.test(x))).toBe(true);
           // One snapshot alone stays a warning; the same dump twice is no growth.
-          const alone = escalateGrowth(latest, [series[series.length - 1], series[series.length - 1]]).find((f) => f.ruleId === 'core/backpressure');
+          const alone = escalateGrowth(latest, [series[series.length - 1], series[series.length - 1]]).find((f) => f.ruleId === rule);
           expect(alone?.severity).toBe('warning');
         });
       }

@@ -79,7 +79,9 @@ export type CauseKind =
   /** a call goroutines wait in for a server's answer, given a context without a deadline. */
   | 'call-without-deadline'
   /** the start of an HTTP server that sets no read timeout, while goroutines wait for clients that stopped sending. */
-  | 'server-without-read-timeout';
+  | 'server-without-read-timeout'
+  /** a handle (a *sql.DB) opened on every call outside start-up code and never closed nor kept. */
+  | 'opened-per-call';
 
 export interface Cause {
   readonly kind: CauseKind;
