@@ -22,9 +22,11 @@ const COUNTERS: Readonly<Record<string, { count: (a: Analysis) => number; what: 
   'core/grpc-awaiting-response': { count: grpcResponseWaits, what: 'gRPC calls waiting for a response', says: 'the answers do not come and more calls wait' },
   'core/coalesced-wait': { count: coalescedWaiters, what: 'goroutines waiting for a shared (singleflight) call', says: 'the calls do not return and more callers join' },
   'core/sql-db-leak': { count: (a) => goroutinesIn(a, SQL_OPENER), what: 'open database handles (sql.DB)', says: 'handles are opened and never closed' },
+  'core/fsnotify-watcher-leak': { count: (a) => goroutinesIn(a, FSNOTIFY_READER), what: 'open file watchers (fsnotify)', says: 'watchers are created and never closed' },
 };
 
 const SQL_OPENER = 'database/sql.(*DB).connectionOpener';
+const FSNOTIFY_READER = 'github.com/fsnotify/fsnotify.(*Watcher).readEvents';
 
 /** Goroutines of `a` with `func` on their stack. */
 function goroutinesIn(a: Analysis, func: string): number {

@@ -194,7 +194,8 @@ function requestWaits(f: Finding, ws: Workspace): Cause[] {
 
 /** Findings of handles opened again and again, and the calls that open one. */
 const HANDLE_RULES = new Map<string, HandleOpener>([
-  ['core/sql-db-leak', { calls: /^sql\.(Open|OpenDB)$/, what: 'database handle (*sql.DB)', needle: 'sql.Open' }],
+  ['core/sql-db-leak', { calls: /^sql\.(Open|OpenDB)$/, what: 'database handle (*sql.DB)', keeps: 'its goroutine and pooled connections', needle: 'sql.Open' }],
+  ['core/fsnotify-watcher-leak', { calls: /^fsnotify\.NewWatcher$/, what: 'file watcher (fsnotify.Watcher)', keeps: 'its goroutine and an inotify instance', needle: 'NewWatcher' }],
 ]);
 
 /** Findings of goroutines waiting for clients that stopped sending, and what they read. */

@@ -12,10 +12,12 @@ import { calleeText, enclosingFunc, exprList, funcName, ownDescendants } from '.
 import type { Workspace } from '../workspace/workspace.js';
 import { cause, type Cause } from './cause.js';
 
-/** A kind of handle: the calls that open one, what it is called, and the text a file must hold to be parsed. */
+/** A kind of handle: the calls that open one, what it is called and holds, and the text a file must hold to be parsed. */
 export interface HandleOpener {
   readonly calls: RegExp;
   readonly what: string;
+  /** What each handle keeps until closed ("its goroutine and pooled connections"). */
+  readonly keeps: string;
   readonly needle: string;
 }
 
@@ -43,14 +45,14 @@ export function openedPerCall(ws: Workspace, opener: HandleOpener, open: number)
     if (!file) continue;
     for (const call of find(file.root, 'call_expression')) {
       if (!opener.calls.test(calleeText(call))) continue;
-      out.push(...droppedAt(file, call, calleeText(call), opener.what, open));
+      out.push(...droppedAt(file, call, calleeText(call), opener, open));
     }
   }
   return out.slice(0, MAX_CAUSES);
 }
 
 /** Where the handle `call` opens is dropped: at the call, or at the callers of the helper returning it. */
-function droppedAt(file: GoFile, call: Node, callee: string, what: string, open: number): Cause[] {
+function droppedAt(file: GoFile, call: Node, callee: string, { what, keeps }: HandleOpener, open: number): Cause[] {
   const fn = enclosingFunc(call);
   if (!fn || startUp(fn)) return [];
   const name = assignedName(call);
@@ -68,12 +70,12 @@ function droppedAt(file: GoFile, call: Node, callee: string, what: string, open:
       if (!g || startUp(g)) continue;
       const v = assignedName(c);
       if (v && (closes(g, v) || kept(g, v))) continue;
-      out.push(cause('opened-per-call', file, c, `${funcName(g)} gets a ${what} from ${bare} (which opens it with ${callee} at line ${lineOf(call)}) on every call and never closes it: each one keeps its goroutine and pooled connections (${open} open in the dump). Open it once at start-up and share it, or defer its Close().`, 'medium', g));
+      out.push(cause('opened-per-call', file, c, `${funcName(g)} gets a ${what} from ${bare} (which opens it with ${callee} at line ${lineOf(call)}) on every call and never closes it: each one keeps ${keeps} (${open} open in the dump). Open it once at start-up and share it, or defer its Close().`, 'medium', g));
     }
     return out;
   }
   if (name && kept(fn, name)) return [];
-  return [cause('opened-per-call', file, call, `${callee} opens a ${what} here, in ${helper}, on every call, and nothing closes it: each one keeps its goroutine and pooled connections (${open} open in the dump). Open it once at start-up and share it, or defer its Close().`, 'medium', fn)];
+  return [cause('opened-per-call', file, call, `${callee} opens a ${what} here, in ${helper}, on every call, and nothing closes it: each one keeps ${keeps} (${open} open in the dump). Open it once at start-up and share it, or defer its Close().`, 'medium', fn)];
 }
 
 /** `main`, `init`, a test's `TestMain`: code that runs once. */

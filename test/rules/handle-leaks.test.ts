@@ -1,6 +1,7 @@
 /**
- * core/sql-db-leak on the real report-api dumps (samples/servers/report-api; what each dump holds:
- * test/rules/servers.test.ts): the handles' goroutines start in database/sql, so with the source the
+ * Handles opened again and again and never closed, on the real report-api (core/sql-db-leak) and
+ * live-reload (core/fsnotify-watcher-leak) dumps (samples/servers/; what each dump holds:
+ * test/rules/servers.test.ts): the handles' goroutines start in the library, so with the source the
  * calls that open a handle per call and drop it are searched in the checkout; a handle closed, or
  * kept for later, is no cause.
  */
@@ -13,20 +14,21 @@ import { escalateGrowth } from '../../src/rules/growth.js';
 import { SAMPLES } from '../helpers/paths.js';
 
 const SOURCE = join(SAMPLES, 'servers', 'report-api');
+const WATCHER = join(SAMPLES, 'servers', 'live-reload');
 const RULE = 'core/sql-db-leak';
 
-async function analysisOf(file: string) {
-  return analyze((await readDump(join(SOURCE, 'dumps', file))).snapshots[0]);
+async function analysisOf(file: string, dir = SOURCE) {
+  return analyze((await readDump(join(dir, 'dumps', file))).snapshots[0]);
 }
 
-async function causes(dir: string): Promise<string[]> {
-  const a = await analysisOf('leaking-60.debug2.txt.gz');
-  const { findings } = await explainWithSource(runRules(a), [a], { sourceDir: dir });
-  return (findings.find((f) => f.ruleId === RULE)?.causeLocations ?? []).map((c) => `${c.kind}@${c.line} ${c.function}`);
+async function causes(src: string, dumps = SOURCE, rule = RULE): Promise<string[]> {
+  const a = await analysisOf('leaking-60.debug2.txt.gz', dumps);
+  const { findings } = await explainWithSource(runRules(a), [a], { sourceDir: src });
+  return (findings.find((f) => f.ruleId === rule)?.causeLocations ?? []).map((c) => `${c.kind}@${c.line} ${c.function}`);
 }
 
-function edited(edit: (src: string) => string): string {
-  const src = readFileSync(join(SOURCE, 'main.go'), 'utf8');
+function edited(edit: (src: string) => string, from = SOURCE): string {
+  const src = readFileSync(join(from, 'main.go'), 'utf8');
   const out = edit(src);
   expect(out).not.toBe(src);
   const dir = mkdtempSync(join(tmpdir(), 'leakscope-sqldb-'));
@@ -59,5 +61,17 @@ describe('core/sql-db-leak with the source', () => {
     const dir = edited((s) => s.replace('if db, err = openLedger(); err != nil {', 'if db, err = sql.Open("ledger", "file:ledger.db"); err != nil {'));
     const got = await causes(dir);
     expect(got).toEqual(['opened-per-call@80 (*api).balance']);
+  });
+});
+
+describe('core/fsnotify-watcher-leak with the source', () => {
+  const rule = 'core/fsnotify-watcher-leak';
+  it('points at the NewWatcher of the poll handler, which nothing closes', async () => {
+    expect(await causes(WATCHER, WATCHER, rule)).toEqual(['opened-per-call@36 (*site).reload']);
+  });
+
+  it('nothing once the handler defers its Close', async () => {
+    const dir = edited((s) => s.replace('watcher, err := fsnotify.NewWatcher()', 'watcher, err := fsnotify.NewWatcher(); defer func() { if watcher != nil { watcher.Close() } }()'), WATCHER);
+    expect(await causes(dir, WATCHER, rule)).toEqual([]);
   });
 });
