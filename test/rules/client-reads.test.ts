@@ -5,12 +5,11 @@
  * response reads are not counted; ten minutes make an error; with the source, the servers that set no
  * read timeout are pointed at, and a server that sets one is not.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyze, explainWithSource, readDump, runRules } from '../../src/index.js';
 import type { Analysis, AnalyzedGroup } from '../../src/analyze/types.js';
+import { editedMain } from '../helpers/edited-source.js';
 import { SAMPLES } from '../helpers/paths.js';
 
 const SOURCE = join(SAMPLES, 'servers', 'upload-api');
@@ -76,14 +75,7 @@ describe('clients that stopped sending, with the source', () => {
     const { findings } = await explainWithSource(runRules(a), [a], { sourceDir: dir });
     return (findings.find((f) => f.ruleId === id)?.causeLocations ?? []).map((c) => [c.kind, c.line, c.confidence]);
   };
-  const withSource = (edit: (src: string) => string) => {
-    const src = readFileSync(join(SOURCE, 'main.go'), 'utf8');
-    const out = edit(src);
-    expect(out).not.toBe(src);
-    const dir = mkdtempSync(join(tmpdir(), 'leakscope-server-'));
-    writeFileSync(join(dir, 'main.go'), out);
-    return dir;
-  };
+  const withSource = (edit: (src: string) => string) => editedMain(SOURCE, edit);
 
   it('points at both servers the dump runs (the dump does not say which one the reads belong to)', async () => {
     // main.go:82 the API's http.Server{…} (served at 83), main.go:78 the debug server's http.ListenAndServe.

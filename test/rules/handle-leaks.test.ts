@@ -5,12 +5,11 @@
  * calls that open a handle per call and drop it are searched in the checkout; a handle closed, or
  * kept for later, is no cause.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyze, explainWithSource, readDump, runRules } from '../../src/index.js';
 import { escalateGrowth } from '../../src/rules/growth.js';
+import { editedMain } from '../helpers/edited-source.js';
 import { SAMPLES } from '../helpers/paths.js';
 
 const SOURCE = join(SAMPLES, 'servers', 'report-api');
@@ -28,12 +27,7 @@ async function causes(src: string, dumps = SOURCE, rule = RULE): Promise<string[
 }
 
 function edited(edit: (src: string) => string, from = SOURCE): string {
-  const src = readFileSync(join(from, 'main.go'), 'utf8');
-  const out = edit(src);
-  expect(out).not.toBe(src);
-  const dir = mkdtempSync(join(tmpdir(), 'leakscope-sqldb-'));
-  writeFileSync(join(dir, 'main.go'), out);
-  return dir;
+  return editedMain(from, edit);
 }
 
 describe('core/sql-db-leak', () => {
