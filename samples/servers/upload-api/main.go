@@ -8,6 +8,10 @@
 //	upload-api client -addr 127.0.0.1:7731 -workers 8 -size 262144 -for 3m
 //	upload-api client -addr 127.0.0.1:7731 -workers 4 -size 262144 -rate 65536 -for 3m
 //	upload-api trickle -addr 127.0.0.1:7731 -conns 6 -for 3m
+//	upload-api client -addr 127.0.0.1:7732 -tls -workers 6 -size 2097152 -rate 65536 -for 3m
+//
+// -tls on the server also serves the API over TLS (a certificate made at start), where net/http
+// speaks HTTP/2: a client with -tls sends its uploads as streams of one HTTP/2 connection.
 //
 // A client with -rate streams each body at that many bytes a second (an upload over a slow link);
 // trickle opens connections that send a request's headers one line a second and never finish them.
@@ -16,12 +20,19 @@ package main
 
 import (
 	"bufio"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
 	"crypto/sha256"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/hex"
 	"flag"
 	"fmt"
 	"io"
 	"log"
+	"math/big"
 	"net"
 	"net/http"
 	_ "net/http/pprof"
@@ -68,6 +79,7 @@ func server(args []string) {
 	fs := flag.NewFlagSet("server", flag.ExitOnError)
 	addr := fs.String("addr", "127.0.0.1:7731", "API address")
 	debug := fs.String("debug", "127.0.0.1:7730", "pprof and /stats address")
+	tlsAddr := fs.String("tls", "", "also serve the API over TLS (HTTP/2) at this address")
 	life := fs.Duration("for", 3*time.Minute, "exit after this long")
 	fs.Parse(args)
 	s := &store{blobs: map[string]string{}}
@@ -79,8 +91,28 @@ func server(args []string) {
 	time.AfterFunc(*life, func() { os.Exit(0) })
 	mux := http.NewServeMux()
 	mux.HandleFunc("/blob", s.upload)
+	if *tlsAddr != "" {
+		go serveTLS(*tlsAddr, mux)
+	}
 	srv := &http.Server{Addr: *addr, Handler: mux}
 	log.Fatal(srv.ListenAndServe())
+}
+
+// serveTLS serves h over TLS with a certificate made now (net/http negotiates HTTP/2), no timeouts either.
+func serveTLS(addr string, h http.Handler) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		log.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "upload-api"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour), DNSNames: []string{"localhost"}}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		log.Fatal(err)
+	}
+	srv := &http.Server{Addr: addr, Handler: h,
+		TLSConfig: &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}}}
+	log.Fatal(srv.ListenAndServeTLS("", ""))
 }
 
 // ---- the client role: workers uploading blobs in a loop ----
@@ -120,17 +152,23 @@ func client(args []string) {
 	workers := fs.Int("workers", 8, "concurrent uploaders")
 	size := fs.Int("size", 256<<10, "bytes per upload")
 	rate := fs.Int("rate", 0, "bytes a second per upload (0: as fast as possible)")
+	overTLS := fs.Bool("tls", false, "upload over TLS (HTTP/2), the certificate unchecked")
 	life := fs.Duration("for", 3*time.Minute, "exit after this long")
 	fs.Parse(args)
 	deadline := time.Now().Add(*life)
+	c, scheme := http.DefaultClient, "http"
+	if *overTLS {
+		c = &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}, ForceAttemptHTTP2: true}}
+		scheme = "https"
+	}
 	var wg sync.WaitGroup
 	for i := 0; i < *workers; i++ {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
 			for n := 0; time.Now().Before(deadline); n++ {
-				url := fmt.Sprintf("http://%s/blob?name=w%d-%d", *addr, i, n%16)
-				res, err := http.Post(url, "application/octet-stream", slowBody(*size, *rate))
+				url := fmt.Sprintf("%s://%s/blob?name=w%d-%d", scheme, *addr, i, n%16)
+				res, err := c.Post(url, "application/octet-stream", slowBody(*size, *rate))
 				if err != nil {
 					time.Sleep(50 * time.Millisecond)
 					continue

@@ -14,10 +14,16 @@
 #     waits print `1 minutes` (stalled-1m debug=0/1/2, then SIGQUIT of the server); the fast uploads
 #     go on beside them.
 #   run b: a fresh server under the same healthy load: SIGQUIT.
+#   run c: the server also serving over TLS (HTTP/2; -tls), 6 slow uploaders on it (one HTTP/2
+#     connection, 6 streams) beside the 8 fast HTTP/1 ones: healthy-h2 (debug=2); then the slow
+#     uploader is stopped: 65 s later its 6 handlers wait on their streams' pipes (sync.Cond.Wait
+#     under net/http's http2requestBody.Read) for the rest of their bodies, `1 minutes` each
+#     (stalled-h2-1m debug=2, then SIGQUIT).
 #
 # The script fails unless the stalled debug=2 and SIGQUIT dumps hold exactly 6 handlers in IO wait
 # at main.go's io.ReadAll and 6 connections in IO wait under textproto's header reader, all waiting
-# `1 minutes`, the same goroutines in both (by id).
+# `1 minutes`, the same goroutines in both (by id); and the stalled-h2 ones 6 handlers in
+# `sync.Cond.Wait, 1 minutes` at the same io.ReadAll, under http2requestBody.Read.
 #
 # ./regenerate.sh [GO]: with another Go (/usr/lib/go-1.23/bin/go), the dumps go to dumps/go<version>/.
 set -euo pipefail
@@ -26,7 +32,7 @@ source "$HERE/../lib/common.sh"
 choose_go "${1:-}"
 (cd "$HERE" && GO111MODULE=off "$GO" build -o "$WORK/upload-api" main.go)
 
-SRV=127.0.0.1:7731 DBG=http://127.0.0.1:7730
+SRV=127.0.0.1:7731 TLS=127.0.0.1:7732 DBG=http://127.0.0.1:7730
 # the line of the handler's body read: the body readers' frame in main.(*store).upload
 LINE=$(grep -n 'body, err := io.ReadAll(r.Body)' "$HERE/main.go" | cut -d: -f1)
 [ -n "$LINE" ] || { echo "no body read in main.go" >&2; exit 1; }
@@ -38,6 +44,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 ids() {
 	zcat "$1" | awk -v RS= -v kind="$2" -v at="upload-api/main.go:$LINE " '
 		kind == "body" && index($0, at) && /\nnet\/http\.\(\*body\)\.Read\(/ ||
+		kind == "h2" && index($0, at) && /\nnet\/http\.\(\*http2requestBody\)\.Read\(/ ||
 		kind == "header" && /\nnet\/textproto\.\(\*Reader\)\.(ReadMIMEHeader|readMIMEHeader)\(/ && /\nnet\/http\.\(\*conn\)\.serve\(/ {
 			split($0, l, "\n"); s = l[1]; sub(/^[^[]*\[/, "", s); sub(/\]:$/, "", s); print $2, s }' | sort -n
 }
@@ -58,12 +65,14 @@ check1() {
 	[ "$n" -ge 6 ] || fail "$1: $n goroutines read bodies at main.go:$LINE, fewer than 6"
 }
 
-start() { # start RUN: the API, 8 fast uploaders and 6 slow ones
-	"$WORK/upload-api" server -addr $SRV -debug 127.0.0.1:7730 -for 3m 2>"$WORK/server-$1.log" &
+start() { # start RUN [h2]: the API, 8 fast uploaders and 6 slow ones (over TLS, HTTP/2, with h2)
+	local tls=() slow=(-addr $SRV)
+	[ "${2:-}" = h2 ] && tls=(-tls $TLS) && slow=(-addr $TLS -tls)
+	"$WORK/upload-api" server -addr $SRV -debug 127.0.0.1:7730 "${tls[@]}" -for 3m 2>"$WORK/server-$1.log" &
 	SERVER=$!; PIDS+=("$SERVER")
 	wait_http "$DBG/stats"
 	"$WORK/upload-api" client -addr $SRV -workers 8 -size 262144 -for 3m 2>>"$WORK/client-$1.log" & PIDS+=($!)
-	"$WORK/upload-api" client -addr $SRV -workers 6 -size 2097152 -rate 65536 -for 3m 2>>"$WORK/slow-$1.log" &
+	"$WORK/upload-api" client "${slow[@]}" -workers 6 -size 2097152 -rate 65536 -for 3m 2>>"$WORK/slow-$1.log" &
 	SLOW=$!; PIDS+=("$SLOW")
 	sleep 4
 	[ "$(stat stored)" -gt 0 ] || fail "the API stored nothing"
@@ -99,4 +108,25 @@ sleep 1
 # Run b
 start b
 sigdump "$SERVER" QUIT "$WORK/server-b.log" "$OUT/healthy.sigquit.txt.gz"
+for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
+PIDS=()
+sleep 1
+
+# Run c
+# h2 FILE: 6 slow HTTP/2 uploads' handlers in `sync.Cond.Wait, 1 minutes`; prints their ids
+h2() {
+	local w
+	w=$(ids "$1" h2 | grep 'sync.Cond.Wait, 1 minutes$' || true)
+	[ "$(echo "$w" | grep -c .)" = 6 ] || fail "$1: $(echo "$w" | grep -c .) HTTP/2 body readers in 'sync.Cond.Wait, 1 minutes', not 6: $(ids "$1" h2)"
+	echo "$w" | awk '{print $1}'
+}
+start c h2
+dump "$DBG" 2 "$OUT/healthy-h2.debug2.txt.gz"
+[ "$(ids "$OUT/healthy-h2.debug2.txt.gz" h2 | grep -c .)" -ge 1 ] || fail "healthy-h2: no HTTP/2 upload in flight"
+kill -STOP "$SLOW"
+sleep 65
+dump "$DBG" 2 "$OUT/stalled-h2-1m.debug2.txt.gz"
+want=$(h2 "$OUT/stalled-h2-1m.debug2.txt.gz")
+sigdump "$SERVER" QUIT "$WORK/server-c.log" "$OUT/stalled-h2-1m.sigquit.txt.gz"
+[ "$(h2 "$OUT/stalled-h2-1m.sigquit.txt.gz")" = "$want" ] || fail "stalled-h2-1m.sigquit: not the readers of the debug=2 dump"
 ls -la "$OUT"
