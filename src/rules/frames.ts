@@ -254,6 +254,17 @@ const joinFrames = new WeakMap<readonly SiteFrame[], boolean>();
 const SLOT_SEND = /(^|\/)errgroup\.\(\*Group\)\.Go$/;
 
 /**
+ * Reading an HTTP/2 stream's body (a server's request body, a client's response body): it waits on
+ * the stream's pipe, a Cond the connection's frame reader signals when the peer sends DATA. A wait
+ * for the network, whose reader lives: no signal nobody will send.
+ */
+export function readsHttp2Stream(g: AnalyzedGroup): boolean {
+  return g.frames.some((f) => HTTP2_PIPE_READ.test(f.func));
+}
+
+const HTTP2_PIPE_READ = /^net\/http\.\(\*http2pipe\)\.Read$|^golang\.org\/x\/net\/http2\.\(\*pipe\)\.Read$/;
+
+/**
  * Parked in errgroup's `Go` for a free slot of its `SetLimit` (a send on the group's semaphore, the
  * innermost call past the runtime): a slot frees when one of the group's goroutines returns, so it
  * waits for them, as `Wait` does, not for a receiver.

@@ -62,6 +62,15 @@ describe('clients that stopped sending', () => {
     expect(ruled(idle, BODY)).toHaveLength(1);
   });
 
+  it('over HTTP/2 the stopped uploads wait on their streams\' pipes (a Cond the connection\'s reader signals): named, no "condition variable nobody signals"', async () => {
+    for (const file of ['stalled-h2-1m.debug2.txt.gz', 'go1.23/stalled-h2-1m.sigquit.txt.gz']) {
+      const a = await analysisOf(file);
+      const all = runRules(a);
+      expect(all.filter((f) => f.ruleId === BODY).map((f) => [f.severity, f.evidence.goroutines, f.evidence.groups[0].waitKind]), file).toEqual([['warning', 6, 'cond']]);
+      expect(all.filter((f) => f.ruleId === 'core/stuck-wait'), file).toEqual([]);
+    }
+  });
+
   it("a client reading a response body (through its persistConn) is no server's stalled read", async () => {
     const a = await analysisOf('stalled-1m.debug2.txt.gz');
     const client = edited(a, readsBody, (g) => ({ ...g, frames: g.frames.map((f) => (f.func === 'net/http.(*connReader).Read' ? { ...f, func: 'net/http.(*persistConn).Read' } : f)) }));
@@ -78,22 +87,29 @@ describe('clients that stopped sending, with the source', () => {
   const withSource = (edit: (src: string) => string) => editedMain(SOURCE, edit);
 
   it('points at both servers the dump runs (the dump does not say which one the reads belong to)', async () => {
-    // main.go:82 the API's http.Server{…} (served at 83), main.go:78 the debug server's http.ListenAndServe.
+    // main.go:97 the API's http.Server{…} (served at 98), main.go:90 the debug server's http.ListenAndServe.
     for (const id of [BODY, HEADERS]) {
       expect(await causes(SOURCE, id)).toEqual([
-        ['server-without-read-timeout', 82, 'low'],
-        ['server-without-read-timeout', 78, 'low'],
+        ['server-without-read-timeout', 97, 'low'],
+        ['server-without-read-timeout', 90, 'low'],
       ]);
     }
   });
 
+  it('over HTTP/2 too: the TLS server (an http.Server{} served by ListenAndServeTLS) is the third suspect', async () => {
+    const a = await analysisOf('stalled-h2-1m.debug2.txt.gz');
+    const { findings } = await explainWithSource(runRules(a), [a], { sourceDir: SOURCE });
+    const got = (findings.find((f) => f.ruleId === BODY)?.causeLocations ?? []).map((c) => c.line).sort((x, y) => x - y);
+    expect(got).toEqual([90, 97, 113]);
+  });
+
   it('a server with a ReadTimeout in its literal ends both reads; a ReadHeaderTimeout set after it ends the headers only', async () => {
     const timed = withSource((s) => s.replace('srv := &http.Server{Addr: *addr, Handler: mux}', 'srv := &http.Server{Addr: *addr, Handler: mux, ReadTimeout: time.Minute}'));
-    expect(await causes(timed, BODY)).toEqual([['server-without-read-timeout', 78, 'low']]);
-    expect(await causes(timed, HEADERS)).toEqual([['server-without-read-timeout', 78, 'low']]);
+    expect(await causes(timed, BODY)).toEqual([['server-without-read-timeout', 90, 'low']]);
+    expect(await causes(timed, HEADERS)).toEqual([['server-without-read-timeout', 90, 'low']]);
     // (On the literal's line: the dump's lines stay where they are.)
     const headers = withSource((s) => s.replace('Handler: mux}', 'Handler: mux}; srv.ReadHeaderTimeout = 5 * time.Second'));
-    expect((await causes(headers, BODY)).map((c) => c[1])).toEqual([82, 78]);
-    expect(await causes(headers, HEADERS)).toEqual([['server-without-read-timeout', 78, 'low']]);
+    expect((await causes(headers, BODY)).map((c) => c[1])).toEqual([97, 90]);
+    expect(await causes(headers, HEADERS)).toEqual([['server-without-read-timeout', 90, 'low']]);
   });
 });

@@ -241,10 +241,12 @@ describe('real servers under load', () => {
             expect(bodies[0].evidence.goroutines).toBe(u.bodies);
             expect(bodies[0].title).toBe(`${u.bodies} requests wait at main.go:${u.line} for bodies their clients stopped sending`);
             const headers = findings.filter((f) => f.ruleId === 'core/request-headers-stalled');
-            expect(headers, summary(findings)).toHaveLength(1);
-            expect(headers[0].severity).toBe(u.severity);
-            expect(headers[0].evidence.goroutines).toBe(u.headers);
-            expect(headers[0].title).toMatch(new RegExp(`^${u.headers} connections wait for the rest of their request headers`));
+            expect(headers, summary(findings)).toHaveLength(u.headers ? 1 : 0);
+            if (u.headers) {
+              expect(headers[0].severity).toBe(u.severity);
+              expect(headers[0].evidence.goroutines).toBe(u.headers);
+              expect(headers[0].title).toMatch(new RegExp(`^${u.headers} connections wait for the rest of their request headers`));
+            }
             for (const f of [...bodies, ...headers]) expect(f.fix).toMatch(/ReadHeaderTimeout/);
             expect(loud.filter((x) => x !== bodies[0] && x !== headers[0]), summary(findings)).toEqual([]);
           } else if (d.state === 'unclosed') {

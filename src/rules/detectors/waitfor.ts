@@ -8,7 +8,7 @@ import type { AnalyzedGroup, Waiter } from '../../analyze/types.js';
 import { hex } from '../../analyze/args.js';
 import { candidate, type Candidate, type Detector, type ResolvedRule, type RuleContext } from '../candidate.js';
 import { consequencesOf } from '../cascade.js';
-import { isCoalescedWaiter, isSlotWaiter, shortFunc, siteText } from '../frames.js';
+import { isCoalescedWaiter, isSlotWaiter, readsHttp2Stream, shortFunc, siteText } from '../frames.js';
 import {
   goroutineName, groupsOf, identityText, isHarness, objectText, ownText, waitPatterns, where, whoList, writesToPeer,
   type Confidence, type HeldLock, type LockCycle, type StuckWait, type WaitPatterns,
@@ -282,6 +282,9 @@ function stuckCandidates(ctx: RuleContext, rule: ResolvedRule, kinds: ReadonlySe
     const w = s.waiter.group;
     if (s.kind === 'channel' && (inStalledRelay(ctx.analysis, w) || waitsForPool(w) || awaitsResponse(w) || awaitsGrpcResponse(w) || isSlotWaiter(w))) continue;
     if (s.kind === 'waitgroup' && isCoalescedWaiter(w)) continue;
+    // An HTTP/2 body read waits for the peer's DATA, signalled by the connection's reader
+    // (core/request-body-stalled for a server's request body).
+    if (s.kind === 'cond' && readsHttp2Stream(w)) continue;
     const l = byGroup.get(s.waiter.group);
     if (l) l.push(s);
     else byGroup.set(s.waiter.group, [s]);
