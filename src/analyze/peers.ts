@@ -13,6 +13,12 @@ export type PeerWriteKind = 'grpc-flow-control' | 'http2-flow-control' | 'mux-fl
 
 export interface PeerWriteGroup {
   readonly group: AnalyzedGroup;
+  /**
+   * Its goroutines blocked writing: the group's count, or, in a group most of whose goroutines run
+   * (one stack, mixed states: a busy writer's moment and a stalled one's), those that printed a wait
+   * time, which only a parked goroutine does.
+   */
+  readonly count: number;
   readonly kind: PeerWriteKind;
   /** The frame that waits (writeQuota.get, writeDataFromHandler, pollDesc.waitWrite). */
   readonly wait: SiteFrame;
@@ -93,7 +99,8 @@ export function peerWrites(a: Analysis, funcs?: ReadonlySet<string>): PeerWrites
   // A group is one only where kindOf finds one of these functions.
   if (funcs !== undefined && !anyFunc(funcs, [GRPC_QUOTA, HTTP2_FLOW, MUX_FLOW, WAIT_WRITE])) return { groups, blocked: 0, producers: 0 };
   for (const g of a.groups) {
-    if (g.waitKind === 'running' || g.waitKind === 'runnable') continue;
+    const count = g.waitKind === 'running' || g.waitKind === 'runnable' ? g.wait?.stamped ?? 0 : g.count;
+    if (!count) continue;
     const k = kindOf(g);
     if (!k) continue;
     let top = k.at;
@@ -102,11 +109,11 @@ export function peerWrites(a: Analysis, funcs?: ReadonlySet<string>): PeerWrites
     const writer = g.frames.some((f) => CONN_WRITER.test(f.func));
     const above = g.frames.slice(top + 1).find((f) => f.origin === 'user') ?? g.frames.slice(top + 1).find((f) => f.origin === 'dependency');
     const producer = writer ? undefined : above ?? g.blockingSite;
-    groups.push({ group: g, kind: k.kind, wait: g.frames[k.at], ...(write ? { write } : {}), ...(producer ? { producer } : {}) });
+    groups.push({ group: g, count, kind: k.kind, wait: g.frames[k.at], ...(write ? { write } : {}), ...(producer ? { producer } : {}) });
   }
   const kept = handoffsWithoutStuckWriter(groups);
-  const blocked = kept.reduce((n, x) => n + x.group.count, 0);
-  const producers = kept.filter((x) => x.producer).reduce((n, x) => n + x.group.count, 0);
+  const blocked = kept.reduce((n, x) => n + x.count, 0);
+  const producers = kept.filter((x) => x.producer).reduce((n, x) => n + x.count, 0);
   return { groups: kept, blocked, producers };
 }
 

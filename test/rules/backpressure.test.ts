@@ -1,7 +1,8 @@
 /**
  * core/backpressure and the peer-write classification on stack shapes the real-server samples do not
  * cover: a dial's wait for writability is no write, the healthy send loop (waiting for work) is not
- * counted, a few blocked writes are info, a wait of minutes is an error, a socket write through TLS and
+ * counted, a few blocked writes are info (and a write that waited a minute a warning, however few), a
+ * wait of ten minutes is an error, a socket write through TLS and
  * bufio names the handler above it; yamux streams handing frames to their session's writer wait for
  * the peer only while such a writer is stuck on its socket. (Real dumps: test/rules/servers.test.ts.)
  */
@@ -68,6 +69,15 @@ describe('core/backpressure', () => {
     expect(runRules(analysis([socketWrite(6, PUSH)])).find((x) => x.ruleId === 'core/backpressure')?.severity).toBe('info');
     expect(runRules(analysis([socketWrite(4, PUSH)])).find((x) => x.ruleId === 'core/backpressure')).toBeUndefined();
     expect(runRules(analysis([socketWrite(6, PUSH, { min: 12, max: 14 })])).find((x) => x.ruleId === 'core/backpressure')?.severity).toBe('error');
+  });
+
+  it('a write that waited a minute is a stalled peer: a warning, even for fewer than 5', () => {
+    const f = runRules(analysis([socketWrite(2, PUSH, { min: 1, max: 1 })])).find((x) => x.ruleId === 'core/backpressure');
+    expect(f?.severity).toBe('warning');
+    expect(f?.evidence.facts.some((x) => /^blocked a minute or more: 2 goroutines \(1 minutes at /.test(x))).toBe(true);
+    // With 6 blocked a moment beside them, the count is all 8 and the fact tells the 2 apart.
+    const g = runRules(analysis([socketWrite(2, PUSH, { min: 1, max: 1 }), socketWrite(6, ['example.com/app/push.(*Hub).other @ /src/push/hub.go:99'])])).find((x) => x.ruleId === 'core/backpressure');
+    expect(g?.evidence.facts.some((x) => /their peers stopped reading; the other 6 waited less/.test(x))).toBe(true);
   });
 
   it("yamux streams handing a frame to their session's writer: a moment's wait, unless a session's writer is stuck on its socket", () => {

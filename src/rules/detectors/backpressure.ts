@@ -9,6 +9,7 @@ import { grpcConnections, type PeerWriteGroup, type PeerWriteKind } from '../../
 import type { AnalyzedGroup, SiteFrame } from '../../analyze/types.js';
 import { candidate, type Detector } from '../candidate.js';
 import { goroutines, num, shortFunc, siteText, stackFuncs, waitText, writesToPeers } from '../frames.js';
+import { relayConsumers } from './relay.js';
 import type { Severity } from '../types.js';
 
 const KIND_TEXT: Record<PeerWriteKind, { what: string; cost: string }> = {
@@ -34,8 +35,8 @@ function where(f: SiteFrame | undefined): string {
   return f ? `${shortFunc(f.func)} (${siteText(f)})` : 'an unknown site';
 }
 
-function count(xs: readonly { group: AnalyzedGroup }[]): number {
-  return xs.reduce((n, x) => n + x.group.count, 0);
+function count(xs: readonly { count: number }[]): number {
+  return xs.reduce((n, x) => n + x.count, 0);
 }
 
 /** Groups of the same producing functions that are not blocked writing: peers that still read. */
@@ -48,9 +49,18 @@ export const backpressureDetector: Detector = {
   vars: ['peers', 'unit', 'units', 'producers', 'kinds', 'cost', 'connections', 'producerList'],
   find(ctx, rule) {
     const min = ctx.param(rule, 'minBlocked', 5);
+    const lonely = ctx.param(rule, 'stalledWaitMinutes', 1);
     const pw = writesToPeers(ctx.analysis);
-    if (pw.producers < min) return [];
+    if (!pw.producers) return [];
     const withProducer = pw.groups.filter((x) => x.producer);
+    // A write that waited a minute is no busy client's: the peer stopped reading. Fewer than
+    // `minBlocked` such writes are a finding too (one client stopped is still a goroutine, its
+    // buffers and whatever it holds, forever), unless they are a stalled relay's consumers, which
+    // that finding names.
+    const longest = withProducer.reduce((m, x) => Math.max(m, x.group.wait?.max ?? 0), 0);
+    const consumers = relayConsumers(ctx.analysis);
+    const stalled = withProducer.filter((x) => (x.group.wait?.max ?? 0) >= lonely && !consumers.has(x.group));
+    if (pw.producers < min && !stalled.length) return [];
     const writers = pw.groups.filter((x) => !x.producer);
     // One line per producing site, largest first.
     const bySite = new Map<string, PeerWriteGroup[]>();
@@ -62,7 +72,7 @@ export const backpressureDetector: Detector = {
     }
     const sites = [...bySite.values()].sort((a, b) => count(b) - count(a));
     const top = sites[0];
-    const root = top.reduce((m, x) => (x.group.count > m.group.count ? x : m)).group;
+    const root = top.reduce((m, x) => (x.count > m.count ? x : m)).group;
     const kinds = [...new Set(withProducer.map((x) => x.kind))];
     const conns = grpcConnections(ctx.analysis, stackFuncs(ctx.analysis));
     const peers = pw.producers;
@@ -77,16 +87,16 @@ export const backpressureDetector: Detector = {
     const blockedSet = new Set(pw.groups.map((x) => x.group));
     const idle = idleProducers(ctx.analysis.groups, blockedSet, new Set(withProducer.map((x) => x.producer!.func)));
     const idleCount = idle.reduce((n, g) => n + g.count, 0);
-    const longest = withProducer.reduce((m, x) => Math.max(m, x.group.wait?.max ?? 0), 0);
     const facts = [
       ...sites.map((l) => `producer: ${goroutines(count(l))} in ${where(l[0].producer)}, blocked in ${KIND_TEXT[l[0].kind].what}${l[0].write ? ` (write call: ${shortFunc(l[0].write.func)})` : ''}, waiting at ${shortFunc(l[0].wait.func)}${waitText(l[0].group.wait) ? `, for ${waitText(l[0].group.wait)}` : ''}`),
       ...(writers.length ? [`connection writers: ${goroutines(count(writers))} that drain a connection's queue (${[...new Set(writers.map((x) => shortFunc(x.group.frames.find((f) => /loopyWriter|writeFrameAsync|writeLoop|yamux\.\(\*Session\)\.send$/.test(f.func))?.func ?? x.wait.func)))].join(', ')}) are blocked writing too`] : []),
       ...(conns.serverConns > 0 ? [`gRPC connections: ${num(conns.serverConns)} accepted by this server (one stream reader each)${conns.clientConns ? `, ${num(conns.clientConns)} of its own as a client` : ''}`] : []),
       ...(idleCount ? [`${goroutines(idleCount)} of the same producers wait for work instead (${idle.map((g) => where(g.blockingSite)).slice(0, 3).join(', ')}): their peers read`] : []),
+      ...(stalled.length ? [`blocked a minute or more: ${goroutines(count(stalled))} (${stalled.slice(0, 3).map((x) => `${waitText(x.group.wait)} at ${siteText(x.group.blockingSite)}`).join('; ')}): their peers stopped reading${count(stalled) < peers ? `; the other ${num(peers - count(stalled))} waited less (a busy client's write waits a moment too)` : ''}`] : []),
       `cost: ${kinds.map((k) => KIND_TEXT[k].cost).join('; ')}`,
     ];
     const severity: Severity | undefined =
-      longest >= ctx.param(rule, 'errorWaitMinutes', 10) ? 'error' : peers >= ctx.param(rule, 'warnBlocked', 20) ? 'warning' : undefined;
+      longest >= ctx.param(rule, 'errorWaitMinutes', 10) ? 'error' : peers >= ctx.param(rule, 'warnBlocked', 20) || stalled.length ? 'warning' : undefined;
     return [
       candidate(rule, root, {
         related: [...pw.groups.map((x) => x.group).filter((g) => g !== root)],

@@ -433,6 +433,11 @@ export function relaySenders(a: Analysis): number {
   return stalledRelays(a, MAX_RELAYS, MIN_SENDERS).reduce((n, r) => n + count(r.senders), 0);
 }
 
+/** The stuck consumers of stalled relays (default thresholds): their writes are the relay finding's to name. */
+export function relayConsumers(a: Analysis): ReadonlySet<AnalyzedGroup> {
+  return new Set(stalledRelays(a, MAX_RELAYS, MIN_SENDERS).flatMap((r) => r.consumer.stuck));
+}
+
 /**
  * `g` is a stalled relay's loop or one of the senders behind it (default thresholds): the wait-for
  * rules do not say of its channel that nobody alive serves it (the relay lives; it waits for its
