@@ -382,11 +382,18 @@ function selectConsumer(a: Analysis, pkg: string, relayFuncs: ReadonlySet<string
     if (l) l.push(g);
     else idle.set(s.func, [g]);
   }
-  let best: Consumer | undefined;
-  for (const [func, loops] of idle) {
-    const stuck = a.groups.filter((g) => STUCK_KINDS.has(g.waitKind) && parkedLong(g) && g.frames.some((f) => f.origin === 'user' && f.func === func));
-    if (stuck.length && (!best || count(stuck) > count(best.stuck))) best = { func, idle: loops, stuck };
+  // The idle functions' goroutines parked elsewhere for a minute, in one pass over the groups.
+  const stuckBy = new Map<string, AnalyzedGroup[]>();
+  for (const g of idle.size ? a.groups : []) {
+    if (!STUCK_KINDS.has(g.waitKind) || !parkedLong(g)) continue;
+    const f = g.frames.find((x) => x.origin === 'user' && idle.has(x.func));
+    if (!f) continue;
+    const l = stuckBy.get(f.func);
+    if (l) l.push(g);
+    else stuckBy.set(f.func, [g]);
   }
+  let best: Consumer | undefined;
+  for (const [func, stuck] of stuckBy) if (!best || count(stuck) > count(best.stuck)) best = { func, idle: idle.get(func)!, stuck };
   if (best) return best;
   const writers = writesToPeers(a).groups.map((w) => w.group).filter((g) => parkedLong(g) && sitePackage(g) === pkg && loopEntry(g) && !relayFuncs.has(g.blockingSite!.func));
   return writers.length ? { func: writers[0].blockingSite!.func, idle: [], stuck: writers.filter((g) => g.blockingSite!.func === writers[0].blockingSite!.func) } : undefined;
