@@ -24,7 +24,7 @@ import { explainWaitSite } from './explain/waitgroup.js';
 import { writeWithoutDeadline } from './explain/deadline.js';
 import { callWithoutDeadline, requestWithoutTimeout, uncancellableShare } from './explain/request.js';
 import { leftOpen, type PoolValues } from './explain/rows.js';
-import { serverWithoutReadTimeout, type ClientRead } from './explain/server.js';
+import { unguardedServers, type ClientRead } from './explain/server.js';
 import { openedPerCall, type HandleOpener } from './explain/opened.js';
 import { WAIT_FOR_RULES, WaitForChecks } from './explain/waitfor.js';
 import { DEFAULT_MAX_FILE_BYTES, GoFiles, lineOf, type GoFile } from './syntax/parser.js';
@@ -116,7 +116,7 @@ export async function explainWithSource(findings: Finding[], analyses: Analysis[
         if (values) generic = poolLeaks(finding, ws, values);
         // Requests waiting for an answer, and callers sharing one: the calls that wait without a way out.
         if (REQUEST_RULES.has(finding.ruleId)) generic = [...requestWaits(finding, ws), ...generic];
-        if (srv) generic = [...unguardedServers(finding, srv, ws), ...generic];
+        if (srv) generic = [...unguardedServers(srv, ws, CLIENT_READ_RULES.get(finding.ruleId)!, finding.evidence.goroutines), ...generic];
         if (opener) generic = [...openedPerCall(ws, opener, finding.evidence.goroutines), ...generic];
         // The wait-for check's lines first: at the same line they say more than the generic explanation.
         const causes = check ? settle([...checked, ...generic]) : generic;
@@ -203,28 +203,6 @@ const CLIENT_READ_RULES = new Map<string, ClientRead>([
   ['core/request-body-stalled', 'body'],
   ['core/request-headers-stalled', 'headers'],
 ]);
-
-const SERVE = 'net/http.(*Server).Serve';
-
-/**
- * The servers of the dump (each `net/http.(*Server).Serve` accept loop, at the line of the program's
- * own code that started it) that set no timeout ending the finding's reads.
- */
-function unguardedServers(f: Finding, a: Analysis, ws: Workspace): Cause[] {
-  const starts = new Map<string, SiteFrame>();
-  for (const g of a.groups) {
-    const at = g.frames.findIndex((fr) => fr.func === SERVE);
-    const start = at < 0 ? undefined : g.frames.slice(at + 1).find((fr) => fr.origin === 'user' && fr.file);
-    if (start) starts.set(`${start.file}:${start.line}`, start);
-  }
-  const out: Cause[] = [];
-  for (const s of starts.values()) {
-    const file = ws.printedFile(s.file, s.pkg);
-    const c = file && serverWithoutReadTimeout(file, s.line, CLIENT_READ_RULES.get(f.ruleId)!, f.evidence.goroutines, starts.size);
-    if (c) out.push(c);
-  }
-  return out;
-}
 
 /** Causes that say the other side of a channel has gone. */
 const GONE = new Set<CauseKind>(['consumer-exit', 'receiver-gives-up', 'receiver-returns-early', 'single-receive', 'no-receiver', 'no-sender', 'producer-returns']);

@@ -5,8 +5,10 @@
  * `http.ListenAndServe` and `http.Serve` use a zero `http.Server`; `x.ListenAndServe()` of an
  * `http.Server{…}` literal that sets no such timeout (neither in the literal nor by `x.Field = …`).
  */
+import type { Analysis, SiteFrame } from '../../analyze/types.js';
 import { find, kids, lineOf, type GoFile, type Node } from '../syntax/parser.js';
 import { calleeText, enclosingFunc, exprList, methodCall, nodesAtLine, ownDescendants, unparen } from '../syntax/tree.js';
+import type { Workspace } from '../workspace/workspace.js';
 import { cause, type Cause } from './cause.js';
 
 /** What the waiting goroutines read: a request body (ended by ReadTimeout) or request headers (ReadHeaderTimeout, else ReadTimeout). */
@@ -19,6 +21,29 @@ const ASSIGNS = new Set(['short_var_declaration', 'assignment_statement', 'var_s
 
 /** The timeouts that end a read of this kind, any one of which is enough. */
 const ENDS: Record<ClientRead, readonly string[]> = { body: ['ReadTimeout'], headers: ['ReadHeaderTimeout', 'ReadTimeout'] };
+
+const SERVE = 'net/http.(*Server).Serve';
+
+/**
+ * The servers of the dump (each `net/http.(*Server).Serve` accept loop, at the line of the program's
+ * own code that started it) that set no timeout ending a client's `read`, where `waiting` goroutines
+ * wait for clients that stopped sending.
+ */
+export function unguardedServers(a: Analysis, ws: Workspace, read: ClientRead, waiting: number): Cause[] {
+  const starts = new Map<string, SiteFrame>();
+  for (const g of a.groups) {
+    const at = g.frames.findIndex((fr) => fr.func === SERVE);
+    const start = at < 0 ? undefined : g.frames.slice(at + 1).find((fr) => fr.origin === 'user' && fr.file);
+    if (start) starts.set(`${start.file}:${start.line}`, start);
+  }
+  const out: Cause[] = [];
+  for (const s of starts.values()) {
+    const file = ws.printedFile(s.file, s.pkg);
+    const c = file && serverWithoutReadTimeout(file, s.line, read, waiting, starts.size);
+    if (c) out.push(c);
+  }
+  return out;
+}
 
 /**
  * The server started at `line` of `file` (a serving goroutine's frame), when it has no timeout that
