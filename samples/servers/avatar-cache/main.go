@@ -7,12 +7,18 @@
 // in singleflight's Do, which no caller can cancel.
 //
 //	avatar-cache origin -addr 127.0.0.1:7642 -for 3m
-//	avatar-cache cache -addr 127.0.0.1:7641 -origin 127.0.0.1:7642 -debug 127.0.0.1:7640 -for 3m
+//	avatar-cache cache -addr 127.0.0.1:7641 -origin 127.0.0.1:7642 -debug 127.0.0.1:7640 -for 3m [-chan]
 //	avatar-cache client -addr 127.0.0.1:7641 -workers 16 -users 4 -for 3m
+//
+// With -chan the cache waits with DoChan and a select on the request's context instead, as
+// singleflight's documentation suggests for callers that must be able to give up: a request whose
+// client goes away leaves, but the load it joined still waits for the origin, and so does every
+// request that stays.
 package main
 
 import (
 	"bytes"
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -56,6 +62,8 @@ type avatarCache struct {
 	entries map[string]entry
 	loads   singleflight.Group
 
+	useChan bool
+
 	served, fetched int64
 }
 
@@ -75,6 +83,36 @@ func (c *avatarCache) get(user string) ([]byte, error) {
 		return nil, err
 	}
 	return v.([]byte), nil
+}
+
+// load is get, or getChan with -chan.
+func (c *avatarCache) load(ctx context.Context, user string) ([]byte, error) {
+	if c.useChan {
+		return c.getChan(ctx, user)
+	}
+	return c.get(user)
+}
+
+// getChan is get waiting with DoChan: the caller gives up when its context is done.
+func (c *avatarCache) getChan(ctx context.Context, user string) ([]byte, error) {
+	c.mu.Lock()
+	e, ok := c.entries[user]
+	c.mu.Unlock()
+	if ok && time.Since(e.fetched) < c.ttl {
+		return e.data, nil
+	}
+	ch := c.loads.DoChan(user, func() (interface{}, error) {
+		return c.fetch(user)
+	})
+	select {
+	case r := <-ch:
+		if r.Err != nil {
+			return nil, r.Err
+		}
+		return r.Val.([]byte), nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 func (c *avatarCache) fetch(user string) ([]byte, error) {
@@ -98,7 +136,7 @@ func (c *avatarCache) fetch(user string) ([]byte, error) {
 }
 
 func (c *avatarCache) serveAvatar(w http.ResponseWriter, r *http.Request) {
-	data, err := c.get(r.URL.Query().Get("user"))
+	data, err := c.load(r.Context(), r.URL.Query().Get("user"))
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadGateway)
 		return
@@ -114,9 +152,10 @@ func cache(args []string) {
 	originAddr := fs.String("origin", "127.0.0.1:7642", "origin address")
 	debug := fs.String("debug", "127.0.0.1:7640", "pprof and /stats address")
 	ttl := fs.Duration("ttl", 100*time.Millisecond, "how long an avatar stays fresh")
+	useChan := fs.Bool("chan", false, "wait with DoChan and the request's context")
 	life := fs.Duration("for", 3*time.Minute, "exit after this long")
 	fs.Parse(args)
-	c := &avatarCache{origin: *originAddr, ttl: *ttl, entries: map[string]entry{}}
+	c := &avatarCache{origin: *originAddr, ttl: *ttl, entries: map[string]entry{}, useChan: *useChan}
 	http.HandleFunc("/stats", func(w http.ResponseWriter, _ *http.Request) {
 		fmt.Fprintf(w, "served %d fetched %d\n", atomic.LoadInt64(&c.served), atomic.LoadInt64(&c.fetched))
 	})

@@ -11,6 +11,10 @@
 #     singleflight's Do: hung dumps 3 s later (debug=0/1/2), and again after 65 s, when the waits
 #     print `1 minutes` (hung-1m debug=2, then SIGQUIT of the cache).
 #   run b: the same, the origin answering: SIGQUIT of the cache.
+#   run c: the cache with -chan (DoChan, each request waiting on its channel in a select with its
+#     request's context), the same load, the origin stopped: 4 loads (doCall goroutines DoChan
+#     started) wait for the origin, and all 16 requests in getChan's select: hung-chan dumps 3 s later
+#     (debug=0/1/2), and after 65 s (hung-chan-1m debug=2, then SIGQUIT).
 #
 # ./regenerate.sh [GO]: with another Go (/usr/lib/go-1.23/bin/go), the dumps go to dumps/go<version>/.
 set -euo pipefail
@@ -22,10 +26,10 @@ choose_go "${1:-}"
 DBG=http://127.0.0.1:7640
 fetched() { curl -sf "$DBG/stats" | awk '{print $4}'; }
 
-start() { # start RUN: origin, cache, 16 workers over 4 users
+start() { # start RUN [CACHE-FLAGS]: origin, cache, 16 workers over 4 users
 	"$WORK/avatar-cache" origin -addr 127.0.0.1:7642 -for 3m 2>"$WORK/origin-$1.log" &
 	ORIGIN=$!; PIDS+=("$ORIGIN")
-	"$WORK/avatar-cache" cache -addr 127.0.0.1:7641 -origin 127.0.0.1:7642 -debug 127.0.0.1:7640 -for 3m 2>"$WORK/cache-$1.log" &
+	"$WORK/avatar-cache" cache -addr 127.0.0.1:7641 -origin 127.0.0.1:7642 -debug 127.0.0.1:7640 -for 3m "${@:2}" 2>"$WORK/cache-$1.log" &
 	CACHE=$!; PIDS+=("$CACHE")
 	wait_http "$DBG/stats"
 	"$WORK/avatar-cache" client -addr 127.0.0.1:7641 -workers 16 -users 4 -for 3m 2>>"$WORK/client-$1.log" & PIDS+=($!)
@@ -65,4 +69,29 @@ sleep 1
 # Run b
 start b
 sigdump "$CACHE" QUIT "$WORK/cache-b.log" "$OUT/healthy.sigquit.txt.gz"
+for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
+PIDS=()
+sleep 1
+
+# Run c
+# chan FILE.gz: "LOADS CALLERS": doCall goroutines DoChan started, requests in getChan's select
+SELECT=$(grep -n '^	select {$' "$HERE/main.go" | awk -F: -v d="$(grep -n 'c.loads.DoChan(' "$HERE/main.go" | cut -d: -f1)" '$1 > d {print $1; exit}')
+chan() {
+	local loads callers
+	loads=$(zcat "$1" | grep -c '^golang.org/x/sync/singleflight.(\*Group).doCall(' || true)
+	callers=$(zcat "$1" | grep -A1 '^main.(\*avatarCache).getChan(' | grep -c "avatar-cache/main.go:$SELECT " || true)
+	echo "$loads $callers"
+}
+start c -chan
+kill -STOP "$ORIGIN"
+sleep 3
+dump "$DBG" 1 "$OUT/hung-chan.debug1.txt"
+dump "$DBG" 0 "$OUT/hung-chan.debug0.pb.gz"
+dump "$DBG" 2 "$OUT/hung-chan.debug2.txt.gz"
+[ "$(chan "$OUT/hung-chan.debug2.txt.gz")" = "4 16" ] || { echo "hung-chan: $(chan "$OUT/hung-chan.debug2.txt.gz") (loads, callers at main.go:$SELECT), not 4 16" >&2; exit 1; }
+sleep 65
+dump "$DBG" 2 "$OUT/hung-chan-1m.debug2.txt.gz"
+sigdump "$CACHE" QUIT "$WORK/cache-c.log" "$OUT/hung-chan-1m.sigquit.txt.gz"
+[ "$(chan "$OUT/hung-chan-1m.sigquit.txt.gz")" = "4 16" ] || { echo "hung-chan-1m.sigquit: $(chan "$OUT/hung-chan-1m.sigquit.txt.gz"), not 4 16" >&2; exit 1; }
+kill -CONT "$ORIGIN" 2>/dev/null || true
 ls -la "$OUT"
