@@ -5,7 +5,7 @@
  * in every snapshot (`counters`).
  */
 import type { Analysis } from '../analyze/types.js';
-import { coalescedWaiters } from './detectors/coalesced.js';
+import { chanCallers, coalescedWaiters } from './detectors/coalesced.js';
 import { grpcResponseWaits } from './detectors/grpc-wait.js';
 import { responseWaits } from './detectors/http-wait.js';
 import { relaySenders } from './detectors/relay.js';
@@ -21,6 +21,7 @@ const COUNTERS: Readonly<Record<string, { count: (a: Analysis) => number; what: 
   'core/http-awaiting-response': { count: (a) => responseWaits(a).waiting, what: 'HTTP requests waiting for a response', says: 'the answers do not come and more requests wait' },
   'core/grpc-awaiting-response': { count: grpcResponseWaits, what: 'gRPC calls waiting for a response', says: 'the answers do not come and more calls wait' },
   'core/coalesced-wait': { count: coalescedWaiters, what: 'goroutines waiting for a shared (singleflight) call', says: 'the calls do not return and more callers join' },
+  'core/coalesced-chan-wait': { count: chanCallers, what: 'goroutines waiting on DoChan for a shared (singleflight) call', says: 'the calls do not return and more callers join' },
   'core/sql-db-leak': { count: (a) => goroutinesIn(a, SQL_OPENER), what: 'open database handles (sql.DB)', says: 'handles are opened and never closed' },
   'core/fsnotify-watcher-leak': { count: (a) => goroutinesIn(a, FSNOTIFY_READER), what: 'open file watchers (fsnotify)', says: 'watchers are created and never closed' },
 };

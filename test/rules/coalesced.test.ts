@@ -38,8 +38,8 @@ describe('core/coalesced-wait', () => {
     const fs = runRules(withGroups(a, a.groups.filter((g) => !isLeader(g))));
     const [f, ...more] = coalesced(fs);
     expect(more, summary(fs)).toEqual([]);
-    expect(f.title).toBe('12 goroutines wait at main.go:71 for a shared call (singleflight) that no goroutine in the dump is running');
-    expect(f.location).toMatchObject({ func: 'main.(*avatarCache).get', line: 71 });
+    expect(f.title).toBe('12 goroutines wait at main.go:79 for a shared call (singleflight) that no goroutine in the dump is running');
+    expect(f.location).toMatchObject({ func: 'main.(*avatarCache).get', line: 79 });
     expect(f.evidence.facts).toContain('no goroutine of the dump is inside a singleflight call (Do or doCall)');
     expect(fs.some((x) => x.ruleId === 'core/waitgroup-stuck'), summary(fs)).toBe(false);
   });
@@ -54,7 +54,7 @@ describe('core/coalesced-wait', () => {
       return { ...g, frames: g.frames.slice(0, at + 1) };
     });
     const [f] = coalesced(runRules(withGroups(a, groups)));
-    expect(f.title).toMatch(/^12 goroutines wait at main\.go:71 for 4 shared calls \(singleflight\) that wait at main\.go:81/);
+    expect(f.title).toMatch(/^12 goroutines wait at main\.go:79 for 4 shared calls \(singleflight\) that wait at main\.go:119/);
   });
 
   it('the calls waiting for an HTTP response with a client timeout are not said to have none', async () => {
@@ -65,6 +65,32 @@ describe('core/coalesced-wait', () => {
     const [f] = coalesced(runRules(withGroups(a, groups as AnalyzedGroup[])));
     expect(f.title).toMatch(/for an HTTP response$/);
     expect(f.evidence.facts.some((x) => /no http\.Client timeout/.test(x))).toBe(false);
+  });
+});
+
+describe('core/coalesced-chan-wait: callers of DoChan, waiting on its channel', () => {
+  const chan = (fs: Finding[]) => fs.filter((f) => f.ruleId === 'core/coalesced-chan-wait');
+
+  it("are tied to the calls by the function literal the calls run (getChan.func1 → getChan's select)", async () => {
+    const a = await analysisOf('dumps/hung-chan-1m.debug2.txt.gz');
+    const fs = runRules(a);
+    const [f] = chan(fs);
+    expect(f?.severity, summary(fs)).toBe('warning');
+    expect(f.location).toMatchObject({ func: 'main.(*avatarCache).fetch', line: 119 });
+    expect(f.evidence.groups.filter((g) => g.role === 'consequence').map((g) => `${g.count} ${g.site?.func}:${g.site?.line}`)).toEqual(['16 main.(*avatarCache).getChan:107']);
+    expect(fs.filter((x) => x !== f && x.severity !== 'info'), summary(fs)).toEqual([]);
+  });
+
+  it('without the calls in the dump, nothing ties the selects to singleflight: not said', async () => {
+    const a = await analysisOf('dumps/hung-chan-1m.debug2.txt.gz');
+    const b = withGroups(a, a.groups.filter((g) => !isLeader(g)));
+    expect(chan(runRules(b))).toEqual([]);
+  });
+
+  it('a select elsewhere than in the function whose literal the calls run is no caller', async () => {
+    const a = await analysisOf('dumps/hung-chan.debug2.txt.gz');
+    const moved = withGroups(a, a.groups.map((g) => (g.blockingSite?.func === 'main.(*avatarCache).getChan' ? { ...g, blockingSite: { ...g.blockingSite, func: 'main.(*avatarCache).other' } } : g)));
+    expect(chan(runRules(moved))).toEqual([]);
   });
 });
 
@@ -81,7 +107,7 @@ describe('core/coalesced-wait in an excerpt', () => {
     expect(dump.snapshots[0].context?.kind).toBe('excerpt');
     const fs = runRules(analyze(dump.snapshots[0]));
     const [f] = coalesced(fs);
-    expect(f?.title, summary(fs)).toMatch(/^2 goroutines wait at main\.go:71 for 1 shared call \(singleflight\) that waits at main\.go:81/);
+    expect(f?.title, summary(fs)).toMatch(/^2 goroutines wait at main\.go:79 for 1 shared call \(singleflight\) that waits at main\.go:119/);
   });
 
   it('two callers alone: the call may be in the part not shown', async () => {
@@ -95,14 +121,14 @@ describe('core/coalesced-wait in an excerpt', () => {
 });
 
 describe('core/coalesced-wait over a series', () => {
-  it('info in one live snapshot; an error when the callers grew across the series (6 → 12 in one process)', async () => {
+  it('info in one live snapshot; an error when the callers grew across the series (7 → 12 in one process)', async () => {
     const healthy = await analysisOf('dumps/healthy.debug2.txt.gz');
     const hung = await analysisOf('dumps/hung.debug2.txt.gz');
     const latest = runRules(hung);
     expect(coalesced(latest)[0].severity).toBe('info');
     const raised = coalesced(escalateGrowth(latest, [healthy, hung]))[0];
     expect(raised.severity).toBe('error');
-    expect(raised.evidence.facts).toContain('grew across 2 snapshots: 6 → 12 goroutines waiting for a shared (singleflight) call: the calls do not return and more callers join');
+    expect(raised.evidence.facts).toContain('grew across 2 snapshots: 7 → 12 goroutines waiting for a shared (singleflight) call: the calls do not return and more callers join');
     expect(coalesced(escalateGrowth(latest, [hung, hung]))[0].severity).toBe('info');
   });
 });
@@ -112,7 +138,7 @@ describe('core/coalesced-wait with the source', () => {
     const a = await analysisOf('dumps/hung-1m.debug2.txt.gz');
     const { findings } = await explainWithSource(runRules(a), [a], { sourceDir: DIR });
     const [f] = coalesced(findings);
-    expect((f.causeLocations ?? []).map((c) => `${c.kind}@${c.line}`)).toEqual(['request-without-timeout@81', 'uncancellable-share@71']);
+    expect((f.causeLocations ?? []).map((c) => `${c.kind}@${c.line}`)).toEqual(['request-without-timeout@119', 'uncancellable-share@79']);
     expect(f.causeLocations![1].message).toMatch(/^12 callers wait here in singleflight's Do .* DoChan/);
   });
 });

@@ -7,8 +7,9 @@
  * caller of one group goes through), else by the singleflight package. One stuck call holds every
  * caller of its key, and `Do` takes no context: none of them can give up.
  */
+import { enclosing } from '../../analyze/closures.js';
 import type { Analysis, AnalyzedGroup, SiteFrame } from '../../analyze/types.js';
-import type { Detector } from '../candidate.js';
+import { candidate, type Detector } from '../candidate.js';
 import { coalescedAt, goroutines, num, SINGLEFLIGHT_DO, shortFunc, siteText, stateOf } from '../frames.js';
 import { awaitsResponse, responseWaits } from './http-wait.js';
 
@@ -131,7 +132,103 @@ export const coalescedDetector: Detector = {
   },
 };
 
+const DO_CHAN = /(^|\/)singleflight\.\(\*Group(\[[^\]]*\])?\)\.DoChan$/;
+
+/**
+ * Calls `DoChan` started, and the callers waiting on their channels. `DoChan` returns at once and runs
+ * the call in a goroutine of its own (`doCall`, created by `DoChan`); each caller then waits on its
+ * channel, usually in a `select` with its context, in the function that called `DoChan`. No frame
+ * ties a caller to its call, but the call's goroutine runs the function literal the caller passed
+ * (`getChan.func1`): callers are the goroutines parked at a receive or select in the function that
+ * literal belongs to.
+ */
+interface ChanShare {
+  /** The function that called `DoChan` and waits on its channel. */
+  readonly owner: string;
+  readonly leaders: AnalyzedGroup[];
+  readonly callers: AnalyzedGroup[];
+}
+
+/** The DoChan shares of an analysis, by the function that called DoChan, once. */
+export function chanShares(a: Analysis): readonly ChanShare[] {
+  let s = chanMemo.get(a);
+  if (!s) chanMemo.set(a, (s = chanSharesOf(a)));
+  return s;
+}
+
+const chanMemo = new WeakMap<Analysis, ChanShare[]>();
+
+function chanSharesOf(a: Analysis): ChanShare[] {
+  const byOwner = new Map<string, ChanShare>();
+  for (const l of coalesced(a).leaders) {
+    const g = l.group;
+    // doCall with no Do above it runs in DoChan's goroutine (created by DoChan, which debug=0/1 do not print).
+    if (l.caller || (g.creator && !DO_CHAN.test(g.creator.func))) continue;
+    // The function literal doCall runs: the first frame inside it past singleflight's own closures.
+    let at = g.frames.findIndex((f) => DO_CALL.test(f.func));
+    while (at > 0 && g.frames[at - 1].func.startsWith(l.pkg + '.')) at--;
+    const fn = at > 0 ? g.frames[at - 1].func : undefined;
+    const owner = fn && enclosing(fn);
+    if (!owner || owner === fn) continue;
+    const s = byOwner.get(owner);
+    if (s) s.leaders.push(g);
+    else byOwner.set(owner, { owner, leaders: [g], callers: [] });
+  }
+  if (!byOwner.size) return [];
+  for (const g of a.groups) {
+    const site = g.blockingSite;
+    // (debug=1 prints no state: a wait there is `unknown`.)
+    if ((g.waitKind !== 'chan-receive' && g.waitKind !== 'select' && g.waitKind !== 'unknown') || site?.origin !== 'user') continue;
+    byOwner.get(site.func)?.callers.push(g);
+  }
+  return [...byOwner.values()].filter((s) => s.callers.length);
+}
+
+export const coalescedChanDetector: Detector = {
+  description: 'callers of singleflight DoChan waiting on its channel (a receive or select in the function that called DoChan) for calls its goroutines run: rooted at the calls, the callers their consequences',
+  vars: ['waiters', 'calls', 'doSite', 'doFunc', 'leaderWait'],
+  find(ctx, rule) {
+    const a = ctx.analysis;
+    return chanShares(a).flatMap(({ leaders, callers }) => {
+      const waiting = callers.reduce((n, x) => n + x.count, 0);
+      if (waiting < ctx.param(rule, 'minCallers', 2)) return [];
+      const byCount = [...leaders].sort((x, y) => y.count - x.count);
+      const [root, ...more] = byCount;
+      const top = [...callers].sort((x, y) => y.count - x.count)[0];
+      const calls = leaders.reduce((n, x) => n + x.count, 0);
+      const wait = leaderWait(a, root);
+      const doSite = siteText(top.blockingSite);
+      const doFunc = shortFunc(top.blockingSite!.func);
+      return [
+        candidate(rule, root, {
+          roots: more,
+          consequences: callers,
+          confidence: 'medium',
+          vars: {
+            waiters: goroutines(waiting),
+            doSite,
+            doFunc,
+            calls: calls === 1 ? '1 shared call (singleflight) that waits' : `${num(calls)} shared calls (singleflight) that wait`,
+            leaderWait: wait.text,
+          },
+          facts: [
+            `${goroutines(waiting)} wait in ${doFunc} (${callers.map((g) => `${num(g.count)} at ${siteText(g.blockingSite)} [${stateOf(g) || g.waitKind}]`).join('; ')}) on the channels DoChan returned`,
+            `${num(calls)} call${calls === 1 ? '' : 's'} running in goroutines DoChan started: ${leaders.map((l) => `${num(l.count)} at ${shortFunc(l.blockingSite?.func ?? l.frames[0]?.func ?? '?')} (${siteText(l.blockingSite ?? l.frames[0])}) [${stateOf(l) || l.waitKind}]`).join('; ')}`,
+            'the callers are the goroutines parked at a receive or select in the function whose literal the calls run (no frame ties a channel to its call)',
+            ...(wait.fact ? [wait.fact] : []),
+          ],
+        }),
+      ];
+    });
+  },
+};
+
 /** Goroutines waiting for a singleflight call in an analysis (a series' growth counter). */
 export function coalescedWaiters(a: Analysis): number {
   return coalesced(a).waiting;
+}
+
+/** Goroutines waiting on DoChan's channels for calls in the dump (a series' growth counter). */
+export function chanCallers(a: Analysis): number {
+  return chanShares(a).reduce((n, s) => n + s.callers.reduce((m, g) => m + g.count, 0), 0);
 }

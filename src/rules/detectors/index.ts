@@ -2,7 +2,7 @@
 import type { Detector } from '../candidate.js';
 import { cascadeDetector } from '../cascade.js';
 import { backpressureDetector, grpcConnsDetector } from './backpressure.js';
-import { coalescedDetector } from './coalesced.js';
+import { coalescedChanDetector, coalescedDetector } from './coalesced.js';
 import { crashDetector, mapCrashDetector } from './crash.js';
 import { grpcAwaitingDetector } from './grpc-wait.js';
 import { awaitingResponseDetector } from './http-wait.js';
@@ -50,4 +50,5 @@ export const DETECTORS: Readonly<Record<string, Detector>> = {
   'awaiting-response': awaitingResponseDetector,
   'grpc-awaiting': grpcAwaitingDetector,
   coalesced: coalescedDetector,
+  'coalesced-chan': coalescedChanDetector,
 };
