@@ -177,7 +177,7 @@ const POOL_RULES = new Map<string, PoolValues>([
 ]);
 
 /** Findings of goroutines waiting for a server's answer (HTTP, gRPC), directly or through a shared (singleflight) call. */
-const REQUEST_RULES = new Set(['core/http-awaiting-response', 'core/coalesced-wait', 'core/grpc-awaiting-response']);
+const REQUEST_RULES = new Set(['core/http-awaiting-response', 'core/coalesced-wait', 'core/coalesced-chan-wait', 'core/grpc-awaiting-response']);
 
 /** The requests without a timeout the finding's roots wait in, and the shared (singleflight) calls its callers wait in. */
 function requestWaits(f: Finding, ws: Workspace): Cause[] {

@@ -81,6 +81,12 @@ describe('core/coalesced-chan-wait: callers of DoChan, waiting on its channel', 
     expect(fs.filter((x) => x !== f && x.severity !== 'info'), summary(fs)).toEqual([]);
   });
 
+  it("with the source, the calls' request without a timeout (the callers can leave: no uncancellable Do)", async () => {
+    const a = await analysisOf('dumps/hung-chan-1m.debug2.txt.gz');
+    const { findings } = await explainWithSource(runRules(a), [a], { sourceDir: DIR });
+    expect((chan(findings)[0].causeLocations ?? []).map((c) => `${c.kind}@${c.line}`)).toEqual(['request-without-timeout@119']);
+  });
+
   it('without the calls in the dump, nothing ties the selects to singleflight: not said', async () => {
     const a = await analysisOf('dumps/hung-chan-1m.debug2.txt.gz');
     const b = withGroups(a, a.groups.filter((g) => !isLeader(g)));
