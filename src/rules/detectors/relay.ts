@@ -180,23 +180,38 @@ function lockHolders(a: Analysis, stuck: readonly AnalyzedGroup[]): { holders: A
 }
 
 /**
+ * What makes a consumer: the waits its idle goroutines park in, where it loops, and which of its
+ * goroutines parked elsewhere count as stuck. A plain relay's consumers loop in goroutines of their
+ * own, idle at a receive; a select relay, found by wait times, asks a minute's wait of its stuck
+ * consumers, and takes handlers (loops net/http calls) idle in a select too.
+ */
+interface ConsumerShape {
+  readonly idleKinds: ReadonlySet<string>;
+  readonly inLoop: (g: AnalyzedGroup) => boolean;
+  readonly stuck: (g: AnalyzedGroup) => boolean;
+}
+
+const PLAIN_CONSUMER: ConsumerShape = { idleKinds: new Set(['chan-receive']), inLoop: inOwnLoop, stuck: () => true };
+const SELECT_CONSUMER: ConsumerShape = { idleKinds: new Set(['chan-receive', 'select']), inLoop: (g) => loopEntry(g) !== undefined, stuck: parkedLong };
+
+/**
  * Each package's consumer loop (a function idle at a receive in its own loop in some goroutines) that
  * is parked elsewhere in others, the one with the most such goroutines; else, where none is, the
  * package's own loops blocked writing to peers. One pass over the groups. `relayFuncs` are not
  * consumers.
  */
-function stuckConsumers(a: Analysis, relayFuncs: ReadonlySet<string>): Map<string, Consumer> {
+function stuckConsumers(a: Analysis, relayFuncs: ReadonlySet<string>, shape = PLAIN_CONSUMER): Map<string, Consumer> {
   const idle = new Map<string, AnalyzedGroup[]>();
   for (const g of a.groups) {
     const s = g.blockingSite;
-    if (g.waitKind !== 'chan-receive' || !s || relayFuncs.has(s.func) || !inOwnLoop(g)) continue;
+    if (!shape.idleKinds.has(g.waitKind) || !s || relayFuncs.has(s.func) || !shape.inLoop(g)) continue;
     const l = idle.get(s.func);
     if (l) l.push(g);
     else idle.set(s.func, [g]);
   }
   const stuck = new Map<string, AnalyzedGroup[]>();
   for (const g of idle.size ? a.groups : []) {
-    if (!STUCK_KINDS.has(g.waitKind)) continue;
+    if (!STUCK_KINDS.has(g.waitKind) || !shape.stuck(g)) continue;
     const f = g.frames.find((x) => x.origin === 'user' && idle.has(x.func));
     if (!f) continue;
     const l = stuck.get(f.func);
@@ -215,7 +230,7 @@ function stuckConsumers(a: Analysis, relayFuncs: ReadonlySet<string>): Map<strin
   const writers = new Map<string, AnalyzedGroup[]>();
   for (const w of writesToPeers(a).groups) {
     const g = w.group;
-    const pkg = inOwnLoop(g) && !relayFuncs.has(g.blockingSite!.func) ? sitePackage(g) : undefined;
+    const pkg = shape.inLoop(g) && shape.stuck(g) && !relayFuncs.has(g.blockingSite!.func) ? sitePackage(g) : undefined;
     if (pkg === undefined || out.has(pkg)) continue;
     const key = `${pkg}\u0000${g.blockingSite!.func}`;
     const l = writers.get(key);
@@ -341,11 +356,13 @@ const relayMemo = new WeakMap<Analysis, Map<string, StalledRelay[]>>();
 function selectRelays(a: Analysis, maxRelays: number, minSenders: number): StalledRelay[] {
   const out: StalledRelay[] = [];
   if (!a.groups.some(parkedLong)) return out;
-  for (const [pkg, loops] of fewLoops(a, 'selecting', maxRelays)) {
+  const loopsByPkg = fewLoops(a, 'selecting', maxRelays);
+  let consumers: Map<string, Consumer> | undefined;
+  for (const [pkg, loops] of loopsByPkg) {
     const relays = loops.filter(parkedLong);
     if (!relays.length) continue;
-    const relayFuncs = new Set(loops.map((r) => r.blockingSite!.func));
-    const consumer = selectConsumer(a, pkg, relayFuncs);
+    consumers ??= stuckConsumers(a, new Set([...loopsByPkg.values()].flat().map((r) => r.blockingSite!.func)), SELECT_CONSUMER);
+    const consumer = consumers.get(pkg);
     if (!consumer) continue;
     const theirs = new Set([...consumer.idle, ...consumer.stuck]);
     for (const relay of relays) {
@@ -365,38 +382,6 @@ function selectRelays(a: Analysis, maxRelays: number, minSenders: number): Stall
     }
   }
   return out;
-}
-
-/**
- * A select relay's consumer in package `pkg`: a function looping at its entry (started by `go`, or a
- * handler net/http calls) that idles at a receive or select in some goroutines and has been parked
- * elsewhere (IO, a lock…) for a minute or more in others; else the package's loops blocked writing
- * to peers for as long.
- */
-function selectConsumer(a: Analysis, pkg: string, relayFuncs: ReadonlySet<string>): Consumer | undefined {
-  const idle = new Map<string, AnalyzedGroup[]>();
-  for (const g of a.groups) {
-    const s = g.blockingSite;
-    if ((g.waitKind !== 'chan-receive' && g.waitKind !== 'select') || !s || relayFuncs.has(s.func) || sitePackage(g) !== pkg || !loopEntry(g)) continue;
-    const l = idle.get(s.func);
-    if (l) l.push(g);
-    else idle.set(s.func, [g]);
-  }
-  // The idle functions' goroutines parked elsewhere for a minute, in one pass over the groups.
-  const stuckBy = new Map<string, AnalyzedGroup[]>();
-  for (const g of idle.size ? a.groups : []) {
-    if (!STUCK_KINDS.has(g.waitKind) || !parkedLong(g)) continue;
-    const f = g.frames.find((x) => x.origin === 'user' && idle.has(x.func));
-    if (!f) continue;
-    const l = stuckBy.get(f.func);
-    if (l) l.push(g);
-    else stuckBy.set(f.func, [g]);
-  }
-  let best: Consumer | undefined;
-  for (const [func, stuck] of stuckBy) if (!best || count(stuck) > count(best.stuck)) best = { func, idle: idle.get(func)!, stuck };
-  if (best) return best;
-  const writers = writesToPeers(a).groups.map((w) => w.group).filter((g) => parkedLong(g) && sitePackage(g) === pkg && loopEntry(g) && !relayFuncs.has(g.blockingSite!.func));
-  return writers.length ? { func: writers[0].blockingSite!.func, idle: [], stuck: writers.filter((g) => g.blockingSite!.func === writers[0].blockingSite!.func) } : undefined;
 }
 
 export const stalledRelayDetector: Detector = {
