@@ -85,7 +85,7 @@ function kindOf(g: AnalyzedGroup): { kind: PeerWriteKind; at: number } | undefin
  * distinct stacks has 220,000 frames, and most dumps neither use gRPC nor block writing) finds
  * nothing.
  */
-function anyFunc(funcs: ReadonlySet<string>, res: readonly RegExp[]): boolean {
+export function anyFunc(funcs: ReadonlySet<string>, res: readonly RegExp[]): boolean {
   for (const f of funcs) for (const re of res) if (re.test(f)) return true;
   return false;
 }

@@ -8,9 +8,10 @@
  * caller of its key, and `Do` takes no context: none of them can give up.
  */
 import { enclosing } from '../../analyze/closures.js';
+import { anyFunc } from '../../analyze/peers.js';
 import type { Analysis, AnalyzedGroup, SiteFrame } from '../../analyze/types.js';
 import { candidate, type Detector } from '../candidate.js';
-import { coalescedAt, goroutines, num, SINGLEFLIGHT_DO, shortFunc, siteText, stateOf } from '../frames.js';
+import { coalescedAt, goroutines, num, SINGLEFLIGHT_DO, shortFunc, siteText, stackFuncs, stateOf } from '../frames.js';
 import { awaitsResponse, responseWaits } from './http-wait.js';
 
 const DO_CALL = /(^|\/)singleflight\.\(\*Group(\[[^\]]*\])?\)\.doCall$/;
@@ -89,6 +90,16 @@ function leaderWait(a: Analysis, g: AnalyzedGroup): { text: string; fact?: strin
   return { text: state === 'running' || state === 'runnable' ? `nothing: ${state}` : `[${state}]` };
 }
 
+/** The `{calls}` of both rules' titles: `4 shared calls (singleflight) that wait`. */
+function callsText(calls: number): string {
+  return calls === 1 ? '1 shared call (singleflight) that waits' : `${num(calls)} shared calls (singleflight) that wait`;
+}
+
+/** The calls' goroutines in a fact: `4 at main.(*avatarCache).fetch (main.go:119) [select]`. */
+function leadersText(leaders: readonly AnalyzedGroup[]): string {
+  return leaders.map((l) => `${num(l.count)} at ${shortFunc(l.blockingSite?.func ?? l.frames[0]?.func ?? '?')} (${siteText(l.blockingSite ?? l.frames[0])}) [${stateOf(l) || l.waitKind}]`).join('; ');
+}
+
 export const coalescedDetector: Detector = {
   description: 'callers of singleflight Do waiting for another caller\'s call: re-rooted onto the goroutines running the calls (leaders); `variant: unseen` when no leader is in the dump',
   vars: ['waiters', 'calls', 'doSite', 'doFunc', 'leaderWait'],
@@ -117,7 +128,7 @@ export const coalescedDetector: Detector = {
     const wait = leaderWait(a, root);
     const facts = [
       `${goroutines(waiting)} wait in ${shortFunc(g.frames[coalescedAt(g)].func)} at ${doSite} (${doFunc}) for the result of a call another caller of the key is running`,
-      `${num(calls)} call${calls === 1 ? '' : 's'} running (leaders): ${leaders.map((l) => `${num(l.count)} at ${shortFunc(l.blockingSite?.func ?? l.frames[0]?.func ?? '?')} (${siteText(l.blockingSite ?? l.frames[0])}) [${stateOf(l) || l.waitKind}]`).join('; ')}`,
+      `${num(calls)} call${calls === 1 ? '' : 's'} running (leaders): ${leadersText(leaders)}`,
       ...(wait.fact ? [wait.fact] : []),
     ];
     return {
@@ -126,7 +137,7 @@ export const coalescedDetector: Detector = {
       roots: more,
       rerooted: true,
       consequences: [...waiters, ...c.consequences.filter((x) => !waiters.includes(x) && !leaders.includes(x))],
-      vars: { ...vars, calls: calls === 1 ? '1 shared call (singleflight) that waits' : `${num(calls)} shared calls (singleflight) that wait`, leaderWait: wait.text },
+      vars: { ...vars, calls: callsText(calls), leaderWait: wait.text },
       facts: [...c.facts, ...facts],
     };
   },
@@ -159,6 +170,8 @@ export function chanShares(a: Analysis): readonly ChanShare[] {
 const chanMemo = new WeakMap<Analysis, ChanShare[]>();
 
 function chanSharesOf(a: Analysis): ChanShare[] {
+  // Most dumps run no singleflight call: the dump's functions, once each, say so.
+  if (!anyFunc(stackFuncs(a), [DO_CALL])) return [];
   const byOwner = new Map<string, ChanShare>();
   for (const l of coalesced(a).leaders) {
     const g = l.group;
@@ -208,12 +221,12 @@ export const coalescedChanDetector: Detector = {
             waiters: goroutines(waiting),
             doSite,
             doFunc,
-            calls: calls === 1 ? '1 shared call (singleflight) that waits' : `${num(calls)} shared calls (singleflight) that wait`,
+            calls: callsText(calls),
             leaderWait: wait.text,
           },
           facts: [
             `${goroutines(waiting)} wait in ${doFunc} (${callers.map((g) => `${num(g.count)} at ${siteText(g.blockingSite)} [${stateOf(g) || g.waitKind}]`).join('; ')}) on the channels DoChan returned`,
-            `${num(calls)} call${calls === 1 ? '' : 's'} running in goroutines DoChan started: ${leaders.map((l) => `${num(l.count)} at ${shortFunc(l.blockingSite?.func ?? l.frames[0]?.func ?? '?')} (${siteText(l.blockingSite ?? l.frames[0])}) [${stateOf(l) || l.waitKind}]`).join('; ')}`,
+            `${num(calls)} call${calls === 1 ? '' : 's'} running in goroutines DoChan started: ${leadersText(leaders)}`,
             'the callers are the goroutines parked at a receive or select in the function whose literal the calls run (no frame ties a channel to its call)',
             ...(wait.fact ? [wait.fact] : []),
           ],
