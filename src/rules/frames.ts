@@ -253,6 +253,13 @@ const joinFrames = new WeakMap<readonly SiteFrame[], boolean>();
 /** errgroup's `Go`, which sends on the group's semaphore when `SetLimit` set one. */
 const SLOT_SEND = /(^|\/)errgroup\.\(\*Group\)\.Go$/;
 
+/** Goroutines of `a` with `func` on their stack. */
+export function goroutinesIn(a: Analysis, func: string): number {
+  let n = 0;
+  for (const g of a.groups) if (g.frames.some((f) => f.func === func)) n += g.count;
+  return n;
+}
+
 /**
  * Reading an HTTP/2 stream's body (a server's request body, a client's response body): it waits on
  * the stream's pipe, a Cond the connection's frame reader signals when the peer sends DATA. A wait

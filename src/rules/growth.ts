@@ -9,7 +9,7 @@ import { chanCallers, coalescedWaiters } from './detectors/coalesced.js';
 import { grpcResponseWaits } from './detectors/grpc-wait.js';
 import { responseWaits } from './detectors/http-wait.js';
 import { relaySenders } from './detectors/relay.js';
-import { num, writesToPeers } from './frames.js';
+import { goroutinesIn, num, writesToPeers } from './frames.js';
 import type { Finding } from './types.js';
 
 const STALLED = 'every stalled peer stays stalled and more join';
@@ -29,12 +29,6 @@ const COUNTERS: Readonly<Record<string, { count: (a: Analysis) => number; what: 
 const SQL_OPENER = 'database/sql.(*DB).connectionOpener';
 const FSNOTIFY_READER = 'github.com/fsnotify/fsnotify.(*Watcher).readEvents';
 
-/** Goroutines of `a` with `func` on their stack. */
-function goroutinesIn(a: Analysis, func: string): number {
-  let n = 0;
-  for (const g of a.groups) if (g.frames.some((f) => f.func === func)) n += g.count;
-  return n;
-}
 
 /** Counts along the series that never fall and end higher than they began. */
 function grows(counts: readonly number[]): boolean {

@@ -7,6 +7,7 @@
  * `streaming` variant (info), unless the connections are very many (`maxStreams`) or grow (trend).
  */
 import type { Detector } from '../candidate.js';
+import { goroutinesIn } from '../frames.js';
 
 const BODY_READ = 'net/http.(*bodyEOFSignal).Read';
 
@@ -16,8 +17,7 @@ export const streamingBodiesDetector: Detector = {
     if (!c.root) return c;
     const max = ctx.param(rule, 'maxStreams', 1000);
     if (c.root.count >= max) return c;
-    let readers = 0;
-    for (const g of ctx.analysis.groups) if (g.frames.some((f) => f.func === BODY_READ)) readers += g.count;
+    const readers = goroutinesIn(ctx.analysis, BODY_READ);
     if (readers < 0.9 * c.root.count) return c;
     return {
       ...c,
