@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { find, lineOf, type GoFile, type Node } from '../syntax/parser.js';
-import { calleeText, enclosingFunc, exprList, funcName, ownDescendants } from '../syntax/tree.js';
+import { ASSIGNMENTS, assignedTo, calleeText, enclosingFunc, exprList, funcName, ownDescendants } from '../syntax/tree.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { cause, type Cause } from './cause.js';
 
@@ -23,7 +23,6 @@ export interface HandleOpener {
 
 /** At most this many places: past them, the pattern is everywhere and a list helps nobody. */
 const MAX_CAUSES = 5;
-const ASSIGNS = new Set(['short_var_declaration', 'assignment_statement', 'var_spec']);
 
 /**
  * The calls of the checkout (non-test files, outside vendor/) that open a handle and drop it, with
@@ -86,8 +85,8 @@ function startUp(fn: Node): boolean {
 /** The variable the call's first result is assigned to (`db, err := sql.Open(…)` → `db`). */
 function assignedName(call: Node): string | undefined {
   const p = call.parent?.type === 'expression_list' ? call.parent.parent : call.parent;
-  if (!p || !ASSIGNS.has(p.type)) return undefined;
-  const left = p.type === 'var_spec' ? p.childrenForFieldName('name').filter((x): x is Node => x !== null) : exprList(p.childForFieldName('left'));
+  if (!p || !ASSIGNMENTS.has(p.type)) return undefined;
+  const left = assignedTo(p);
   return left[0]?.type === 'identifier' && left[0].text !== '_' ? left[0].text : undefined;
 }
 

@@ -5,7 +5,7 @@
  * singleflight's `Do` waits for another caller's call and cannot give up (`Do` takes no context).
  */
 import { lineOf, type GoFile, type Node } from '../syntax/parser.js';
-import { callArgs, calleeText, enclosingFunc, exprList, nodesAtLine, ownDescendants } from '../syntax/tree.js';
+import { ASSIGNMENTS, callArgs, calleeText, enclosingFunc, exprList, nodesAtLine, ownDescendants } from '../syntax/tree.js';
 import { cause, type Cause } from './cause.js';
 
 const CALLS = new Set(['call_expression']);
@@ -72,13 +72,12 @@ export function callWithoutDeadline(file: GoFile, line: number, parked: number):
 
 /** Every assignment of `name` in `fn` is `context.Background()`/`TODO()`. */
 function boundToBackground(fn: Node, name: string): boolean {
-  const sets = ownDescendants(fn, ASSIGNS).filter((d) => exprList(d.childForFieldName('left')).some((l) => l.text === name));
+  const sets = ownDescendants(fn, ASSIGNMENTS).filter((d) => exprList(d.childForFieldName('left')).some((l) => l.text === name));
   return sets.length > 0 && sets.every((d) => exprList(d.childForFieldName('right')).some((r) => NO_DEADLINE.test(r.text)));
 }
 
 function contextOf(fn: Node, name: string): string {
-  const d = ownDescendants(fn, ASSIGNS).find((x) => exprList(x.childForFieldName('left')).some((l) => l.text === name));
+  const d = ownDescendants(fn, ASSIGNMENTS).find((x) => exprList(x.childForFieldName('left')).some((l) => l.text === name));
   return d ? `set from ${exprList(d.childForFieldName('right')).find((r) => NO_DEADLINE.test(r.text))?.text} at line ${lineOf(d)}` : 'without a deadline';
 }
 
-const ASSIGNS = new Set(['short_var_declaration', 'assignment_statement', 'var_spec']);

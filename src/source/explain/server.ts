@@ -7,7 +7,7 @@
  */
 import type { Analysis, SiteFrame } from '../../analyze/types.js';
 import { find, kids, lineOf, type GoFile, type Node } from '../syntax/parser.js';
-import { calleeText, enclosingFunc, exprList, methodCall, nodesAtLine, ownDescendants, unparen } from '../syntax/tree.js';
+import { ASSIGNMENTS, assignedFrom, assignedTo, calleeText, enclosingFunc, exprList, methodCall, nodesAtLine, ownDescendants, unparen } from '../syntax/tree.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { cause, type Cause } from './cause.js';
 
@@ -17,7 +17,6 @@ export type ClientRead = 'body' | 'headers';
 const CALLS = new Set(['call_expression']);
 const ZERO_SERVER = /^http\.(ListenAndServe|ListenAndServeTLS|Serve|ServeTLS)$/;
 const SERVE_METHODS = new Set(['ListenAndServe', 'ListenAndServeTLS', 'Serve', 'ServeTLS']);
-const ASSIGNS = new Set(['short_var_declaration', 'assignment_statement', 'var_spec']);
 
 /** The timeouts that end a read of this kind, any one of which is enough. */
 const ENDS: Record<ClientRead, readonly string[]> = { body: ['ReadTimeout'], headers: ['ReadHeaderTimeout', 'ReadTimeout'] };
@@ -82,9 +81,9 @@ function serverLiteral(op: Node, fn: Node | undefined): ServerLiteral | undefine
   const direct = literalOf(op);
   if (direct) return { node: direct };
   if (op.type !== 'identifier' || !fn) return undefined;
-  for (const d of ownDescendants(fn, ASSIGNS)) {
-    const left = d.type === 'var_spec' ? d.childrenForFieldName('name').filter((x): x is Node => x !== null) : exprList(d.childForFieldName('left'));
-    const right = exprList(d.childForFieldName(d.type === 'var_spec' ? 'value' : 'right'));
+  for (const d of ownDescendants(fn, ASSIGNMENTS)) {
+    const left = assignedTo(d);
+    const right = assignedFrom(d);
     const i = left.findIndex((l) => l.text === op.text);
     const lit = i >= 0 && right[i] ? literalOf(right[i]) : undefined;
     if (lit) return { node: lit, name: op.text };

@@ -1,14 +1,14 @@
 /** Where a variable, field or result gets its value: the backward steps of channel tracing. */
 import { find, kids, type GoFile, type Node } from '../syntax/parser.js';
 import { paramsOf, resolve } from '../syntax/scope.js';
-import { exprList, ownDescendants, unparen } from '../syntax/tree.js';
+import { assignedFrom, assignedTo, exprList, ownDescendants, unparen } from '../syntax/tree.js';
 import type { FuncInfo, GoPackage } from '../workspace/package.js';
 import type { Place } from './types.js';
 
 /** The value `target` gets in `stmt` (`:=`, `=`, var spec): an expression, or a call's n-th result. */
 export function assigned(pkg: GoPackage, file: GoFile, stmt: Node, target: Node): { file: GoFile; expr?: Node; place?: Place } | undefined {
-  const lefts = stmt.type === 'var_spec' ? stmt.childrenForFieldName('name').filter((n): n is Node => !!n) : exprList(stmt.childForFieldName('left'));
-  const rights = exprList(stmt.childForFieldName(stmt.type === 'var_spec' ? 'value' : 'right'));
+  const lefts = assignedTo(stmt);
+  const rights = assignedFrom(stmt);
   const i = lefts.findIndex((l) => l.startIndex === target.startIndex);
   if (i < 0 || rights.length === 0) return undefined;
   if (rights.length === lefts.length) return { file, expr: rights[i] };

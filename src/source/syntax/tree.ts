@@ -118,6 +118,19 @@ export function exprList(n: Node | null): Node[] {
   return n.type === 'expression_list' ? kids(n) : [n];
 }
 
+/** The statements that assign: `=`, `:=`, and a var spec (`assignedTo`, `assignedFrom`). */
+export const ASSIGNMENTS = new Set(['short_var_declaration', 'assignment_statement', 'var_spec']);
+
+/** The names or expressions an assignment, `:=` or var spec assigns to, in order. */
+export function assignedTo(stmt: Node): Node[] {
+  return stmt.type === 'var_spec' ? stmt.childrenForFieldName('name').filter((n): n is Node => !!n) : exprList(stmt.childForFieldName('left'));
+}
+
+/** The values an assignment, `:=` or var spec assigns, in order. */
+export function assignedFrom(stmt: Node): Node[] {
+  return exprList(stmt.childForFieldName(stmt.type === 'var_spec' ? 'value' : 'right'));
+}
+
 /** Does the node have an anonymous child token with this text (`:=`, `<-`)? */
 export function hasToken(n: Node, tok: string): boolean {
   for (let i = 0; i < n.childCount; i++) {

@@ -8,7 +8,7 @@
  */
 import { find, kids, walk, type GoFile, type Node } from '../syntax/parser.js';
 import { resolve, usesOf } from '../syntax/scope.js';
-import { exprList, unparen, upParens } from '../syntax/tree.js';
+import { assignedFrom, assignedTo, exprList, unparen, upParens } from '../syntax/tree.js';
 
 export interface FuncInfo {
   readonly key: string;
@@ -199,9 +199,9 @@ export class GoPackage {
         if (b.type) return this.canon(file, rawType(b.type));
         const st = b.stmt;
         if (st?.type === 'short_var_declaration' || st?.type === 'var_spec') {
-          const lefts = st.type === 'var_spec' ? st.childrenForFieldName('name').filter((n): n is Node => !!n) : exprList(st.childForFieldName('left'));
+          const lefts = assignedTo(st);
           const i = lefts.findIndex((n) => n.startIndex === b.decl.startIndex);
-          const rights = exprList(st.childForFieldName(st.type === 'var_spec' ? 'value' : 'right'));
+          const rights = assignedFrom(st);
           if (rights.length === lefts.length && rights[i] && rights[i].startIndex !== e.startIndex) return this.typeOf(file, rights[i]);
         }
         return undefined;
