@@ -58,8 +58,11 @@ export const backpressureDetector: Detector = {
     // buffers and whatever it holds, forever), unless they are a stalled relay's consumers, which
     // that finding names.
     const longest = withProducer.reduce((m, x) => Math.max(m, x.group.wait?.max ?? 0), 0);
-    const consumers = relayConsumers(ctx.analysis);
-    const stalled = withProducer.filter((x) => (x.group.wait?.max ?? 0) >= lonely && !consumers.has(x.group));
+    let stalled = withProducer.filter((x) => (x.group.wait?.max ?? 0) >= lonely);
+    if (stalled.length) {
+      const consumers = relayConsumers(ctx.analysis);
+      stalled = stalled.filter((x) => !consumers.has(x.group));
+    }
     if (pw.producers < min && !stalled.length) return [];
     const writers = pw.groups.filter((x) => !x.producer);
     // One line per producing site, largest first.
